@@ -1,0 +1,41 @@
+// Bundles the extension, the CLI and the tests with esbuild: one file each, `vscode` left to
+// the host. Type checking is `tsc --noEmit` (npm run typecheck).
+//   node scripts/build.mjs            extension + CLI into dist/
+//   node scripts/build.mjs --tests    also every test file into out/test/
+import { build } from 'esbuild';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const dev = process.argv.includes('--dev');
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: true,
+  logLevel: 'warning',
+  define: { __VERSION__: JSON.stringify(version) },
+};
+
+function testFiles(dir) {
+  let out = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out = out.concat(testFiles(p));
+    else if (/\.ts$/.test(e.name)) out.push(p);
+  }
+  return out;
+}
+
+const jobs = [
+  build({ ...common, minify: !dev, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] }),
+  build({ ...common, minify: !dev, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
+];
+if (process.argv.includes('--tests')) {
+  jobs.push(
+    build({ ...common, entryPoints: testFiles('test/unit'), outdir: 'out/test/unit', outbase: 'test/unit', external: ['vscode'] }),
+    build({ ...common, entryPoints: testFiles('test/integration'), outdir: 'out/test/integration', outbase: 'test/integration', external: ['vscode', 'mocha'] }),
+  );
+}
+await Promise.all(jobs);

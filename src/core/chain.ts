@@ -1,0 +1,64 @@
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { FileSystem } from './fs';
+import { findGitRoot, type GitIndex } from './git';
+import { uniqueDiagnostics } from './diagnostics';
+import type { Chain } from './model';
+import type { Profile } from './profile';
+
+export interface ChainRequest {
+  profile: Profile;
+  /** File or directory the user looks at (absolute or relative to the process cwd). */
+  target: string;
+  /** Defaults to the nearest ancestor of the target holding `.git`, else the target's directory. */
+  launchDir?: string;
+  /** Defaults to the user's home directory. */
+  home?: string;
+  platform?: NodeJS.Platform;
+  env?: Readonly<Record<string, string | undefined>>;
+  settings?: Readonly<Record<string, unknown>>;
+}
+
+export interface Host {
+  fs: FileSystem;
+  git: GitIndex;
+}
+
+/** The launch dir an agent most likely starts in for a target: the repository root, else the target's folder. */
+export function defaultLaunchDir(fs: FileSystem, target: string): string {
+  const dir = fs.stat(target)?.type === 'dir' ? target : path.dirname(target);
+  return findGitRoot(fs, dir) ?? dir;
+}
+
+/**
+ * Resolve the chain of instruction sources one agent loads for one target. Never throws for
+ * anything the disk holds: problems become diagnostics, sources with a status, or `fatal`.
+ */
+export function resolveChain(req: ChainRequest, host: Host): Chain & { fatal?: string } {
+  const target = path.resolve(req.target);
+  const launchDir = path.resolve(req.launchDir ?? defaultLaunchDir(host.fs, target));
+  const home = path.resolve(req.home ?? os.homedir());
+  const result = req.profile.resolve({
+    fs: host.fs,
+    git: host.git,
+    target,
+    launchDir,
+    home,
+    platform: req.platform ?? process.platform,
+    env: req.env ?? process.env,
+    settings: req.settings ?? {},
+  });
+  return {
+    agent: req.profile.id,
+    agentVersion: req.profile.agentVersion,
+    target,
+    launchDir,
+    home,
+    sources: result.sources,
+    budget: result.budget,
+    diagnostics: uniqueDiagnostics(result.diagnostics),
+    start: result.start,
+    onRead: result.onRead,
+    ...(result.fatal ? { fatal: result.fatal } : {}),
+  };
+}

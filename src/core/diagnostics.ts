@@ -1,0 +1,99 @@
+import * as path from 'node:path';
+import type { FileSystem } from './fs';
+import type { Diagnostic, Severity } from './model';
+import { positionAt } from './text';
+
+/**
+ * The lint rules, with stable codes. A code never changes meaning; the README has a section
+ * per code (the extension links each diagnostic there).
+ */
+export const RULES = {
+  'import-missing': { severity: 'error', title: 'Import target does not exist' },
+  'import-cycle': { severity: 'warning', title: 'Import cycle' },
+  'import-depth': { severity: 'warning', title: 'Import past the depth limit' },
+  'import-outside': { severity: 'warning', title: 'Import outside the launch directory or repository' },
+  'import-not-text': { severity: 'warning', title: 'Import of a file type the agent skips' },
+  'import-in-code': { severity: 'info', title: 'Import-like text in code is not followed' },
+  'file-truncated': { severity: 'warning', title: 'File over the per-file budget' },
+  'chain-over-budget': { severity: 'warning', title: 'Chain over the total budget' },
+  'large-file': { severity: 'warning', title: 'File over 40,000 characters' },
+  'duplicate-content': { severity: 'info', title: 'Duplicate content' },
+  'glob-invalid': { severity: 'error', title: 'Invalid glob' },
+  'glob-no-match': { severity: 'warning', title: 'Glob matches no file' },
+  'frontmatter-invalid': { severity: 'warning', title: 'Frontmatter does not parse' },
+  unreadable: { severity: 'error', title: 'Unreadable instruction file' },
+  binary: { severity: 'error', title: 'Binary instruction file' },
+  'not-utf8': { severity: 'error', title: 'Instruction file is not UTF-8' },
+  'not-committed': { severity: 'warning', title: 'Guidance not committed' },
+  'untracked': { severity: 'warning', title: 'Instruction file not tracked by git' },
+  'skill-invalid': { severity: 'warning', title: 'Skill not listed' },
+  'rule-invalid': { severity: 'warning', title: 'Rule skipped' },
+  'not-loaded': { severity: 'info', title: 'Instruction file this agent does not read' },
+} as const satisfies Record<string, { severity: Severity; title: string }>;
+
+export type RuleCode = keyof typeof RULES;
+
+/** A diagnostic at a text range (offsets into `text`), or at the top of the file when no range. */
+export function diag(
+  code: RuleCode,
+  file: string,
+  message: string,
+  at?: { text: string; start: number; end: number },
+  data?: Record<string, string>,
+  severity: Severity = RULES[code].severity,
+): Diagnostic {
+  const s = at ? positionAt(at.text, at.start) : { line: 0, column: 0 };
+  const e = at ? positionAt(at.text, at.end) : { line: 0, column: 0 };
+  return { path: file, line: s.line, column: s.column, endLine: e.line, endColumn: e.column, severity, code, message, ...(data ? { data } : {}) };
+}
+
+/** Drop exact repeats (the same rule at the same place), keeping the first. */
+export function uniqueDiagnostics(list: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return list.filter((d) => {
+    const key = `${d.path}:${d.line}:${d.column}:${d.code}:${d.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/**
+ * The existing file nearest to a broken path: same directory with the closest name, else
+ * the same name in a nearby directory. Looks only at a few directories, never walks the tree.
+ */
+export function nearestExisting(fs: FileSystem, missing: string): string | undefined {
+  const dir = path.dirname(missing);
+  const base = path.basename(missing);
+  let best: { p: string; d: number } | undefined;
+  const consider = (p: string, name: string, penalty: number) => {
+    const d = editDistance(name.toLowerCase(), base.toLowerCase()) + penalty;
+    if (d <= Math.max(2, Math.floor(base.length / 3)) + penalty && (!best || d < best.d)) best = { p, d };
+  };
+  // The deepest existing ancestor of the wanted directory, and its children one level down.
+  let existing = dir;
+  while (!fs.stat(existing) && path.dirname(existing) !== existing) existing = path.dirname(existing);
+  for (const e of fs.readDir(existing)) {
+    if (e.type === 'file') consider(path.join(existing, e.name), e.name, existing === dir ? 0 : 1);
+    if (e.type === 'dir' && existing !== dir) {
+      for (const f of fs.readDir(path.join(existing, e.name)))
+        if (f.type === 'file') consider(path.join(existing, e.name, f.name), f.name, 1 + editDistance(e.name, path.basename(dir)));
+    }
+  }
+  return best?.p;
+}
+
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 8) return 99;
+  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let diagPrev = prev[0];
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = prev[j];
+      prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diagPrev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagPrev = tmp;
+    }
+  }
+  return prev[b.length];
+}

@@ -1,0 +1,76 @@
+import { parseDocument } from 'yaml';
+
+/** A YAML frontmatter block at the top of an instruction file. */
+export interface Frontmatter {
+  /** Parsed mapping; undefined when the block is not a valid mapping. */
+  data: Record<string, unknown> | undefined;
+  /** The YAML error, when the block does not parse. */
+  error?: { message: string; line: number; column: number };
+  /** The whole block including both `---` lines and the newline after the closing one. */
+  raw: string;
+  /** The text after the block. */
+  body: string;
+  /** 0-based line where the body starts. */
+  bodyLine: number;
+}
+
+const OPEN = /^---[ \t]*\r?\n/;
+const CLOSE = /^---[ \t]*(?:\r?\n|$)/m;
+
+/** Split off a leading `---` … `---` block; undefined when the file has none. */
+export function parseFrontmatter(text: string): Frontmatter | undefined {
+  const open = OPEN.exec(text);
+  if (!open) return undefined;
+  const rest = text.slice(open[0].length);
+  const close = CLOSE.exec(rest);
+  if (!close) return undefined;
+  const yamlText = rest.slice(0, close.index);
+  const raw = text.slice(0, open[0].length + close.index + close[0].length);
+  const body = text.slice(raw.length);
+  const bodyLine = raw.split('\n').length - (raw.endsWith('\n') ? 1 : 0);
+  const doc = parseDocument(yamlText, { prettyErrors: false, uniqueKeys: false });
+  if (doc.errors.length > 0) {
+    const err = doc.errors[0];
+    const pos = err.linePos?.[0];
+    return {
+      data: undefined,
+      error: { message: err.message.split('\n')[0], line: (pos?.line ?? 1), column: (pos?.col ?? 1) - 1 },
+      raw,
+      body,
+      bodyLine,
+    };
+  }
+  const value: unknown = doc.toJS();
+  const data = value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : value == null ? {} : undefined;
+  return { data, raw, body, bodyLine };
+}
+
+/** A frontmatter value that is a string or a list of strings, as a list; comma-separated strings split. */
+export function stringList(value: unknown, splitCommas = true): string[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  const items = Array.isArray(value) ? value : [value];
+  const out: string[] = [];
+  for (const item of items) {
+    if (typeof item !== 'string') continue;
+    const parts = splitCommas ? splitOutsideBraces(item) : [item];
+    for (const p of parts) if (p.trim()) out.push(p.trim());
+  }
+  return out;
+}
+
+/** Split on commas that are not inside `{…}` (so `src/{a,b}.ts` stays whole). */
+function splitOutsideBraces(s: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let cur = '';
+  for (const ch of s) {
+    if (ch === '{') depth++;
+    if (ch === '}') depth = Math.max(0, depth - 1);
+    if (ch === ',' && depth === 0) {
+      out.push(cur);
+      cur = '';
+    } else cur += ch;
+  }
+  out.push(cur);
+  return out;
+}

@@ -1,0 +1,74 @@
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+import type { FileSystem } from './fs';
+
+/**
+ * What the core asks of git: which files are tracked, and what a file holds at a commit.
+ * Agents such as CAR and hosted sessions read only committed guidance, and `check` finds
+ * instruction files through the index, which is far cheaper than walking a large tree.
+ */
+export interface GitIndex {
+  /** The work tree root containing `dir`, or undefined outside a repository. */
+  root(dir: string): string | undefined;
+  /** Tracked paths (absolute) under `root`, optionally filtered by pathspec globs. */
+  trackedFiles(root: string, pathspecs?: readonly string[]): string[] | undefined;
+  /** The blob of `file` at `rev` (default HEAD); undefined when it is not there. */
+  committedText(root: string, file: string, rev?: string): string | undefined;
+}
+
+/** Nearest ancestor (or `dir` itself) holding a `.git` file or directory. */
+export function findGitRoot(fs: FileSystem, dir: string): string | undefined {
+  for (let d = dir; ; d = path.dirname(d)) {
+    if (fs.stat(path.join(d, '.git'))) return d;
+    if (path.dirname(d) === d) return undefined;
+  }
+}
+
+/** The git command line, for the CLI and the extension. */
+export class CliGitIndex implements GitIndex {
+  constructor(private readonly fs: FileSystem) {}
+
+  root(dir: string): string | undefined {
+    return findGitRoot(this.fs, dir);
+  }
+
+  trackedFiles(root: string, pathspecs: readonly string[] = []): string[] | undefined {
+    const out = run(root, ['ls-files', '-z', '--', ...pathspecs]);
+    if (out === undefined) return undefined;
+    return out
+      .split('\0')
+      .filter(Boolean)
+      .map((rel) => path.join(root, rel));
+  }
+
+  committedText(root: string, file: string, rev = 'HEAD'): string | undefined {
+    const rel = path.relative(root, file).split(path.sep).join('/');
+    return run(root, ['show', `${rev}:${rel}`]);
+  }
+}
+
+function run(cwd: string, args: string[]): string | undefined {
+  const r = spawnSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: 30_000 });
+  return r.status === 0 ? r.stdout : undefined;
+}
+
+/** A fixed index for unit tests: tracked paths and committed texts given up front. */
+export class MemoryGitIndex implements GitIndex {
+  constructor(
+    private readonly fs: FileSystem,
+    private readonly tracked: ReadonlySet<string> = new Set(),
+    private readonly committed: ReadonlyMap<string, string> = new Map(),
+  ) {}
+
+  root(dir: string): string | undefined {
+    return findGitRoot(this.fs, dir);
+  }
+
+  trackedFiles(root: string): string[] | undefined {
+    return [...this.tracked].filter((p) => p.startsWith(root.endsWith('/') ? root : root + '/'));
+  }
+
+  committedText(_root: string, file: string): string | undefined {
+    return this.committed.get(file);
+  }
+}

@@ -1,0 +1,70 @@
+import micromatch from 'micromatch';
+import * as path from 'node:path';
+
+/** Glob matching for conditional rules (`paths:`, `applyTo`, `globs`), on `/` paths. */
+
+export interface GlobOptions {
+  /** A pattern without `/` matches a file name at any depth (gitignore style). */
+  basenameAnywhere?: boolean;
+  nocase?: boolean;
+  /** A pattern that matches a folder matches everything in it (gitignore style). */
+  folders?: boolean;
+}
+
+/** `target` relative to `base` with `/` separators, or undefined when it is outside `base`. */
+export function relativeInside(base: string, target: string): string | undefined {
+  const rel = path.relative(base, target);
+  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return rel === '' ? '' : undefined;
+  return rel.split(path.sep).join('/');
+}
+
+function expand(glob: string, opts: GlobOptions): string {
+  let g = glob.startsWith('/') ? glob.slice(1) : glob;
+  if (g.endsWith('/')) g += '**';
+  if (opts.basenameAnywhere && !glob.startsWith('/') && !g.includes('/')) g = `**/${g}`;
+  return g;
+}
+
+/** Whether a relative path matches any of the globs. */
+export function matchesAny(rel: string, globs: readonly string[], opts: GlobOptions = {}): boolean {
+  const candidates = [rel];
+  if (opts.folders) for (let i = rel.lastIndexOf('/'); i > 0; i = rel.lastIndexOf('/', i - 1)) candidates.push(rel.slice(0, i));
+  return globs.some((g) => {
+    try {
+      const re = micromatch.makeRe(expand(g, opts), { dot: true, nocase: opts.nocase });
+      return candidates.some((c) => re.test(c));
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Why a glob is invalid, or undefined when it is fine. */
+export function globProblem(glob: string): string | undefined {
+  if (glob.trim() === '') return 'the pattern is empty';
+  let depth = 0;
+  let bracket = false;
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i];
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (bracket) {
+      if (c === ']') bracket = false;
+      continue;
+    }
+    if (c === '[') bracket = true;
+    if (c === '{') depth++;
+    if (c === '}') depth--;
+    if (depth < 0) return 'a `}` has no matching `{`';
+  }
+  if (depth > 0) return 'a `{` is never closed';
+  if (bracket) return 'a `[` is never closed';
+  try {
+    micromatch.makeRe(glob);
+  } catch (e) {
+    return (e as Error).message;
+  }
+  return undefined;
+}

@@ -1,0 +1,179 @@
+import { Lexer, type Token, type Tokens } from 'marked';
+
+/**
+ * Markdown structure as the agents see it. Claude Code tokenizes instruction files with the
+ * `marked` lexer to skip code and drop HTML comments; we use the same lexer so the same text
+ * counts as code.
+ */
+
+/** A token with its offsets in the original text. */
+export interface PlacedToken {
+  token: Token;
+  start: number;
+  end: number;
+  /** Inside a fenced/indented code block or a code span. */
+  inCode: boolean;
+}
+
+// Claude Code lexes with `gfm: false` (no tables, no autolinks) [RE: claude-code 2.1.332 bundle].
+function lex(text: string): Token[] {
+  return new Lexer({ gfm: false }).lex(text);
+}
+
+/** Offsets in `text` of every position of `normalized` (marked folds `\r\n` and `\r` to `\n`). */
+function offsetMap(text: string): ((i: number) => number) | undefined {
+  if (!text.includes('\r')) return undefined;
+  const map: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '\r' && text[i + 1] === '\n') continue;
+    map.push(i);
+  }
+  map.push(text.length);
+  return (i) => map[Math.min(i, map.length - 1)];
+}
+
+/** Every token, depth first, with its place in `text`. */
+export function placedTokens(text: string): PlacedToken[] {
+  const normalized = text.replace(/\r\n|\r/g, '\n');
+  const toOriginal = offsetMap(text) ?? ((i: number) => i);
+  const out: PlacedToken[] = [];
+  const visit = (tokens: Token[], from: number, to: number, inCode: boolean) => {
+    let cursor = from;
+    for (const token of tokens) {
+      const raw = token.raw ?? '';
+      let start = raw ? normalized.indexOf(raw, cursor) : cursor;
+      if (start < 0 || start > to) start = cursor;
+      const end = Math.min(start + raw.length, to);
+      const code = inCode || token.type === 'code' || token.type === 'codespan';
+      out.push({ token, start: toOriginal(start), end: toOriginal(end), inCode: code });
+      const children: Token[] = [];
+      const t = token as Tokens.Generic;
+      if (Array.isArray(t.tokens)) children.push(...(t.tokens as Token[]));
+      if (Array.isArray(t.items)) children.push(...(t.items as Token[]));
+      if (token.type === 'table') {
+        const table = token as Tokens.Table;
+        for (const cell of table.header) children.push(...cell.tokens);
+        for (const row of table.rows) for (const cell of row) children.push(...cell.tokens);
+      }
+      if (children.length) visit(children, start, end, code);
+      cursor = Math.max(cursor, raw ? end : cursor);
+    }
+  };
+  visit(lex(normalized), 0, normalized.length, false);
+  return out;
+}
+
+/** Whether a token is an HTML comment block that Claude Code drops. */
+function isCommentHtml(token: Token): boolean {
+  if (token.type !== 'html') return false;
+  const trimmed = token.raw.trimStart();
+  return trimmed.startsWith('<!--') && trimmed.includes('-->');
+}
+
+const COMMENT = /<!--[\s\S]*?-->/g;
+
+/**
+ * Remove block-level HTML comments the way Claude Code does: top-level `html` tokens that
+ * are comments go, keeping any text after the comment on the same token; comments inside a
+ * paragraph or in code stay. Returns the text unchanged when it has no `<!--`.
+ */
+export function stripBlockComments(text: string): { text: string; removed: { start: number; end: number }[] } {
+  if (!text.includes('<!--')) return { text, removed: [] };
+  const normalized = text.replace(/\r\n?/g, '\n');
+  let out = '';
+  let last = 0;
+  let cursor = 0;
+  const removed: { start: number; end: number }[] = [];
+  for (const token of lex(normalized)) {
+    const start = normalized.indexOf(token.raw, cursor);
+    if (start < 0) continue;
+    const end = start + token.raw.length;
+    cursor = end;
+    if (!isCommentHtml(token)) continue;
+    const residue = normalized.slice(start, end).replace(COMMENT, '');
+    out += normalized.slice(last, start) + (residue.trim() ? residue : '');
+    last = end;
+    removed.push({ start, end });
+  }
+  // Nothing stripped: the text is returned as it was (line endings untouched).
+  return last === 0 ? { text, removed } : { text: out + normalized.slice(last), removed };
+}
+
+/** An `@path` reference found in text. */
+export interface AtRef {
+  /** The path as written after `@` (fragment and escapes kept). */
+  written: string;
+  /** The path to resolve: fragment dropped, `\ ` unescaped. */
+  path: string;
+  /** Offsets of `@path` in the text. */
+  start: number;
+  end: number;
+}
+
+// Claude Code's include pattern: `@` at line start or after white space, then non-space
+// characters (a backslash-escaped space allowed). [RE: src/utils/claudemd.ts]
+const AT_REF = /(?:^|\s)@((?:[^\s\\]|\\ )+)/g;
+
+function refsIn(raw: string, base: number): AtRef[] {
+  const out: AtRef[] = [];
+  AT_REF.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = AT_REF.exec(raw))) {
+    const written = m[1];
+    const at = m.index + m[0].length - written.length - 1;
+    let p = written;
+    const hash = p.indexOf('#');
+    if (hash !== -1) p = p.slice(0, hash);
+    p = p.replace(/\\ /g, ' ');
+    if (!p) continue;
+    const plausible =
+      p.startsWith('./') ||
+      p.startsWith('~/') ||
+      (p.startsWith('/') && p !== '/') ||
+      (!p.startsWith('@') && !/^[#%^&*()]+/.test(p) && /^[a-zA-Z0-9._-]/.test(p));
+    if (!plausible) continue;
+    out.push({ written, path: p, start: base + at, end: base + at + 1 + written.length });
+  }
+  return out;
+}
+
+/**
+ * Claude Code's @imports of a file: references in plain text, in order of first appearance,
+ * each path once. References in code, and in HTML comments, are returned apart so a lint
+ * can say they will not be followed.
+ */
+export function findClaudeImports(text: string): { imports: AtRef[]; inCode: AtRef[]; inComment: AtRef[] } {
+  const imports: AtRef[] = [];
+  const inCode: AtRef[] = [];
+  const inComment: AtRef[] = [];
+  const seen = new Set<string>();
+  for (const placed of placedTokens(text)) {
+    const { token } = placed;
+    const raw = text.slice(placed.start, placed.end);
+    if (token.type === 'code' || token.type === 'codespan') {
+      inCode.push(...refsIn(raw.replace(/`/g, ' '), placed.start));
+      continue;
+    }
+    if (placed.inCode) continue;
+    if (token.type === 'html') {
+      // Only the text left after removing a comment counts; other HTML is skipped.
+      if (isCommentHtml(token)) {
+        const residue = raw.replace(COMMENT, (c) => ' '.repeat(c.length));
+        inComment.push(...refsIn(raw, placed.start).filter((r) => residue.slice(r.start - placed.start, r.end - placed.start).trim() === ''));
+        for (const ref of refsIn(residue, placed.start)) {
+          if (seen.has(ref.path)) continue;
+          seen.add(ref.path);
+          imports.push(ref);
+        }
+      }
+      continue;
+    }
+    if (token.type !== 'text' || (token as Tokens.Text).tokens?.length) continue;
+    for (const ref of refsIn(raw, placed.start)) {
+      if (seen.has(ref.path)) continue;
+      seen.add(ref.path);
+      imports.push(ref);
+    }
+  }
+  return { imports, inCode, inComment };
+}

@@ -1,0 +1,480 @@
+import micromatch from 'micromatch';
+import * as path from 'node:path';
+import { diag, nearestExisting } from '../diagnostics';
+import { parseFrontmatter, stringList } from '../frontmatter';
+import { globProblem, matchesAny, relativeInside } from '../globs';
+import { findClaudeImports, stripBlockComments } from '../markdown';
+import type { Diagnostic, RenderPart, Source, SourceKind } from '../model';
+import type { Profile, ProfileResult, ResolveContext } from '../profile';
+import { describeReadFailure, readText, sizes } from '../readText';
+import { charCount, decodeLossy } from '../text';
+
+/**
+ * Claude Code 2.1.332, as observed on the real CLI (../shared/agents.md, "Observed") and read
+ * in its bundle [RE]. Memory files load at start into the first user message; directories
+ * below the launch dir and path-scoped rules load when the Read tool reads a file there.
+ */
+
+type MemoryType = 'Managed' | 'User' | 'Project' | 'Local';
+
+const LABEL: Record<MemoryType, string> = {
+  Managed: ' (organization-managed policy instructions)',
+  User: " (user's private global instructions for all projects)",
+  Project: ' (project instructions, checked into the codebase)',
+  Local: " (user's private project instructions, not checked in)",
+};
+
+const PREAMBLE =
+  'Codebase and user instructions are shown below. Be sure to adhere to these instructions. IMPORTANT: These instructions OVERRIDE any default behavior and you MUST follow them exactly as written.';
+
+/** Imports deeper than this are not followed (CLAUDE.md is depth 0; depth 5 is refused). */
+const MAX_INCLUDE_DEPTH = 5;
+/** Over this a file is flagged "Large CLAUDE.md" but still loaded whole. */
+const LARGE_FILE_CHARS = 40_000;
+
+/** Extensions an @import may name; a file with no extension is allowed too [RE]. */
+const TEXT_EXTENSIONS = new Set(
+  ('.md .txt .text .json .yaml .yml .toml .xml .csv .html .htm .css .scss .sass .less .js .ts .tsx .jsx .mjs .cjs .mts ' +
+    '.cts .py .pyi .pyw .rb .erb .rake .go .rs .java .kt .kts .scala .c .cpp .cc .cxx .h .hpp .hxx .cs .swift .sh .bash ' +
+    '.zsh .fish .ps1 .bat .cmd .env .ini .cfg .conf .config .properties .sql .graphql .gql .proto .vue .svelte .astro ' +
+    '.ejs .hbs .pug .jade .php .pl .pm .lua .r .R .dart .ex .exs .erl .hrl .clj .cljs .cljc .edn .hs .lhs .elm .ml .mli ' +
+    '.f .f90 .f95 .for .cmake .make .makefile .gradle .sbt .rst .adoc .asciidoc .org .tex .latex .lock .log .diff .patch').split(' '),
+);
+
+// The frontmatter pattern Claude Code strips: the closing `---` need not start a line, and
+// the white space after it goes too [RE].
+const FRONTMATTER = /^---\s*\n([\s\S]*?)---\s*\n?/;
+
+function managedDir(platform: NodeJS.Platform): string {
+  if (platform === 'darwin') return '/Library/Application Support/ClaudeCode';
+  if (platform === 'win32') return 'C:\\ProgramData\\ClaudeCode';
+  return '/etc/claude-code';
+}
+
+function userDir(ctx: { home: string; env: Readonly<Record<string, string | undefined>> }): string {
+  return ctx.env.CLAUDE_CONFIG_DIR || path.join(ctx.home, '.claude');
+}
+
+/** A memory file's text after Claude Code's transforms, and its `paths:` globs. */
+interface Parsed {
+  /** Text after the frontmatter, before comments are removed (imports are found here). */
+  afterFrontmatter: string;
+  /** Offset of `afterFrontmatter` in the file. */
+  bodyOffset: number;
+  /** What is injected. */
+  content: string;
+  paths?: string[];
+  frontmatterError?: string;
+}
+
+function parseMemory(text: string): Parsed {
+  const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const t = text.slice(bom);
+  const m = t.indexOf('---', 3) < 0 ? null : FRONTMATTER.exec(t);
+  let afterFrontmatter = text;
+  let bodyOffset = 0;
+  let paths: string[] | undefined;
+  let frontmatterError: string | undefined;
+  if (m) {
+    afterFrontmatter = t.slice(m[0].length);
+    bodyOffset = bom + m[0].length;
+    const fm = parseFrontmatter(`---\n${m[1]}\n---\n`);
+    if (fm?.error) frontmatterError = fm.error.message;
+    const list = stringList(fm?.data?.paths);
+    if (list) {
+      // A trailing `/**` is dropped; all-`**` means unconditional.
+      const globs = list.map((g) => (g.endsWith('/**') ? g.slice(0, -3) : g)).filter((g) => g.length > 0);
+      paths = globs.every((g) => g === '**') ? undefined : globs;
+    }
+  }
+  return { afterFrontmatter, bodyOffset, content: stripBlockComments(afterFrontmatter).text, paths, frontmatterError };
+}
+
+interface Entry {
+  source: Source;
+  type: MemoryType;
+  content: string;
+}
+
+interface Ref {
+  file: string;
+  text: string;
+  start: number;
+  end: number;
+}
+
+class MemoryLoader {
+  readonly sources: Source[] = [];
+  readonly diagnostics: Diagnostic[] = [];
+  private readonly processed = new Set<string>();
+  private readonly approved: boolean;
+  private readonly excludes: string[];
+
+  constructor(private readonly ctx: ResolveContext) {
+    this.approved = externalIncludesApproved(ctx);
+    this.excludes = excludePatterns(ctx);
+  }
+
+  /** Whether a path (or its real path) was already loaded. */
+  seen(file: string): boolean {
+    return this.processed.has(file) || this.processed.has(this.ctx.fs.realPath(file));
+  }
+
+  /**
+   * Load one memory file and, depth first, what it imports (processMemoryFile). Returns the
+   * entries in injection order. `scope` is the directory the file governs.
+   */
+  load(
+    file: string,
+    type: MemoryType,
+    kind: SourceKind,
+    scope: string,
+    loads: Source['loads'],
+    opts: { depth?: number; importer?: string; stack?: string[]; rule?: boolean } = {},
+  ): { entries: Entry[]; paths?: string[]; exists: boolean } {
+    const depth = opts.depth ?? 0;
+    const stack = [...(opts.stack ?? []), file];
+    const base = (extra: Partial<Source>): Source => ({
+      path: file, kind, scope, loads, status: 'loaded', chars: 0, bytes: 0, injectedChars: 0, injectedBytes: 0,
+      ...(opts.importer ? { importedBy: opts.importer } : {}), reason: '', ...extra,
+    });
+    if (this.seen(file)) {
+      if (this.ctx.fs.stat(file)) this.sources.push(base({ status: 'duplicate', reason: 'Already loaded earlier in the chain; Claude Code loads each file once.' }));
+      return { entries: [], exists: true };
+    }
+    if ((type === 'User' || type === 'Project' || type === 'Local') && this.excludes.length && micromatch.isMatch(file.replace(/\\/g, '/'), this.excludes, { dot: true })) {
+      if (this.ctx.fs.stat(file)) this.sources.push(base({ status: 'excluded', reason: 'Matched by claudeMdExcludes, so Claude Code skips it.' }));
+      return { entries: [], exists: !!this.ctx.fs.stat(file) };
+    }
+    const r = readText(this.ctx.fs, file);
+    if (r.state === 'missing' || r.state === 'directory') return { entries: [], exists: false };
+    if (r.state === 'unreadable') {
+      this.sources.push(base({ status: 'unreadable', reason: `It ${describeReadFailure(r)}; Claude Code skips it.` }));
+      this.diagnostics.push(diag('unreadable', file, `This file ${describeReadFailure(r)}: Claude Code skips it silently.`));
+      return { entries: [], exists: true };
+    }
+    let text: string;
+    if (r.state === 'ok') text = r.text;
+    else {
+      // Claude Code reads as UTF-8 regardless; invalid bytes become U+FFFD.
+      text = decodeLossy(this.ctx.fs.readFile(file));
+      this.diagnostics.push(diag(r.state === 'binary' ? 'binary' : 'not-utf8', file, `This file ${describeReadFailure(r)}: Claude Code reads it anyway and the model gets replacement characters.`));
+    }
+    // User memory that is a symlink or hard link is refused unless external includes are approved [RE].
+    if (type === 'User' && depth === 0 && !this.approved && this.ctx.fs.isSymlink(file)) {
+      this.sources.push(base({ ...sizes(text), status: 'excluded', reason: 'A symlinked user memory file is refused unless external includes are approved.' }));
+      return { entries: [], exists: true };
+    }
+    this.processed.add(file);
+    this.processed.add(this.ctx.fs.realPath(file));
+    const parsed = parseMemory(text);
+    const size = sizes(text);
+    if (parsed.frontmatterError) {
+      this.diagnostics.push(diag('frontmatter-invalid', file, `The frontmatter is not valid YAML (${parsed.frontmatterError}); Claude Code strips it and ignores its settings.`));
+    }
+    if (parsed.content.trim() === '') {
+      this.sources.push(base({ ...size, status: 'excluded', reason: 'Nothing is left once frontmatter and HTML comments are removed, so Claude Code adds no entry.' }));
+      return { entries: [], paths: parsed.paths, exists: true };
+    }
+    if (opts.rule && parsed.paths) {
+      // A conditional rule: loaded on read of a matching file, never at start.
+      return { entries: [{ source: base({ ...size }), type, content: parsed.content }], paths: parsed.paths, exists: true };
+    }
+    const source = base({ ...size });
+    this.sources.push(source);
+    if (size.chars > LARGE_FILE_CHARS) {
+      this.diagnostics.push(diag('large-file', file, `${size.chars.toLocaleString('en-US')} characters: Claude Code warns "Large CLAUDE.md" but still loads all of it, which costs context on every request.`));
+    }
+    const entries: Entry[] = [{ source, type, content: parsed.content }];
+    const found = findClaudeImports(parsed.afterFrontmatter);
+    for (const ref of found.inCode) {
+      this.diagnostics.push(diag('import-in-code', file, `@${ref.written} is inside code, so Claude Code does not import it.`, { text, start: parsed.bodyOffset + ref.start, end: parsed.bodyOffset + ref.end }));
+    }
+    for (const ref of found.inComment) {
+      this.diagnostics.push(diag('import-in-code', file, `@${ref.written} is inside an HTML comment, which Claude Code removes; it is not imported.`, { text, start: parsed.bodyOffset + ref.start, end: parsed.bodyOffset + ref.end }));
+    }
+    for (const ref of found.imports) {
+      const target = resolveImport(ref.path, file, this.ctx.home);
+      const at: Ref = { file, text, start: parsed.bodyOffset + ref.start, end: parsed.bodyOffset + ref.end };
+      entries.push(...this.follow(target, ref.written, type, scope, loads, depth + 1, file, stack, at));
+    }
+    return { entries, paths: parsed.paths, exists: true };
+  }
+
+  /** One @import: the checks Claude Code makes before it reads the target. */
+  private follow(target: string, written: string, type: MemoryType, scope: string, loads: Source['loads'], depth: number, importer: string, stack: string[], at: Ref): Entry[] {
+    const place = { text: at.text, start: at.start, end: at.end };
+    const skipped = (status: Source['status'], reason: string) => {
+      const st = this.ctx.fs.stat(target);
+      const sz = st?.type === 'file' ? { chars: 0, bytes: st.size } : { chars: 0, bytes: 0 };
+      this.sources.push({ path: target, kind: 'import', scope, loads, status, ...sz, injectedChars: 0, injectedBytes: 0, importedBy: importer, reason });
+    };
+    const ext = path.extname(target).toLowerCase();
+    if (ext && !TEXT_EXTENSIONS.has(ext)) {
+      skipped('excluded', `Claude Code imports only text file types; "${ext}" is skipped.`);
+      this.diagnostics.push(diag('import-not-text', at.file, `Claude Code skips @${written}: "${ext}" files are not imported, even when they hold text.`, place));
+      return [];
+    }
+    if (!isInside(target, this.ctx.launchDir) && !this.approved) {
+      skipped('excluded', 'Outside the launch directory, and external imports are not approved for this project.');
+      this.diagnostics.push(diag('import-outside', at.file, `@${written} is outside the launch directory (${this.ctx.launchDir}); Claude Code drops it unless this project's external CLAUDE.md imports are approved.`, place, { target }));
+      return [];
+    }
+    if (depth >= MAX_INCLUDE_DEPTH) {
+      skipped('excluded', `Nested ${depth} imports deep; Claude Code follows at most ${MAX_INCLUDE_DEPTH - 1} levels of imports.`);
+      this.diagnostics.push(diag('import-depth', at.file, `@${written} is ${depth} imports deep from the top file; Claude Code stops at ${MAX_INCLUDE_DEPTH - 1} levels and does not load it.`, place));
+      return [];
+    }
+    if (this.seen(target)) {
+      const cycle = stack.includes(target) || stack.some((s) => this.ctx.fs.realPath(s) === this.ctx.fs.realPath(target));
+      skipped('duplicate', cycle ? 'An import cycle: this file is already being loaded.' : 'Already loaded earlier in the chain; Claude Code loads each file once.');
+      if (cycle) this.diagnostics.push(diag('import-cycle', at.file, `@${written} leads back to a file that is already loading (${[...stack, target].map((s) => path.basename(s)).join(' → ')}); Claude Code loads it once and stops.`, place));
+      return [];
+    }
+    const { entries, exists } = this.load(target, type, 'import', scope, loads, { depth, importer, stack });
+    if (!exists) {
+      skipped('missing', 'The import target does not exist; Claude Code ignores the import without a word.');
+      const near = nearestExisting(this.ctx.fs, target);
+      const hint = near ? ` Did you mean ${path.relative(path.dirname(at.file), near)}?` : '';
+      this.diagnostics.push(diag('import-missing', at.file, `@${written} points to ${target}, which does not exist; Claude Code silently ignores it.${hint}`, place, { target, ...(near ? { suggestion: path.relative(path.dirname(at.file), near) } : {}) }));
+    }
+    return entries;
+  }
+}
+
+function resolveImport(p: string, importer: string, home: string): string {
+  if (p.startsWith('~/')) return path.join(home, p.slice(2));
+  if (path.isAbsolute(p)) return path.normalize(p);
+  return path.resolve(path.dirname(importer), p);
+}
+
+function isInside(p: string, dir: string): boolean {
+  return p === dir || p.startsWith(dir.endsWith('/') ? dir : dir + '/');
+}
+
+/** `~/.claude.json` → projects[<git root or launch dir>].hasClaudeMdExternalIncludesApproved, or the setting. */
+function externalIncludesApproved(ctx: ResolveContext): boolean {
+  if (typeof ctx.settings.approveExternalImports === 'boolean') return ctx.settings.approveExternalImports;
+  const configFile = ctx.env.CLAUDE_CONFIG_DIR ? path.join(ctx.env.CLAUDE_CONFIG_DIR, '.claude.json') : path.join(ctx.home, '.claude.json');
+  const config = readJson(ctx, configFile) as { projects?: Record<string, { hasClaudeMdExternalIncludesApproved?: boolean }> } | undefined;
+  const key = ctx.git.root(ctx.launchDir) ?? ctx.launchDir;
+  return config?.projects?.[key]?.hasClaudeMdExternalIncludesApproved === true;
+}
+
+/** `claudeMdExcludes` from the settings files Claude Code reads, plus the extension's setting. */
+function excludePatterns(ctx: ResolveContext): string[] {
+  const files = [
+    path.join(managedDir(ctx.platform), 'managed-settings.json'),
+    path.join(userDir(ctx), 'settings.json'),
+    path.join(ctx.launchDir, '.claude', 'settings.json'),
+    path.join(ctx.launchDir, '.claude', 'settings.local.json'),
+  ];
+  const out: string[] = [];
+  for (const f of files) {
+    const v = (readJson(ctx, f) as { claudeMdExcludes?: unknown } | undefined)?.claudeMdExcludes;
+    if (Array.isArray(v)) out.push(...v.filter((x): x is string => typeof x === 'string'));
+  }
+  const extra = ctx.settings.excludes;
+  if (Array.isArray(extra)) out.push(...extra.filter((x): x is string => typeof x === 'string'));
+  return out;
+}
+
+function readJson(ctx: ResolveContext, file: string): unknown {
+  const r = readText(ctx.fs, file);
+  if (r.state !== 'ok') return undefined;
+  try {
+    return JSON.parse(r.text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** `.claude/rules/**\/*.md` in the file system's listing order, sub-folders expanded in place. */
+function ruleFiles(ctx: ResolveContext, dir: string, seen = new Set<string>()): string[] {
+  const real = ctx.fs.realPath(dir);
+  if (seen.has(real)) return [];
+  seen.add(real);
+  const out: string[] = [];
+  for (const e of ctx.fs.readDir(dir)) {
+    const p = path.join(dir, e.name);
+    if (e.type === 'dir') out.push(...ruleFiles(ctx, p, seen));
+    else if (e.type === 'file' && e.name.endsWith('.md')) out.push(p);
+  }
+  return out;
+}
+
+/** Directories from the top (excluding `/`) down to `dir`. */
+function dirsDownTo(dir: string): string[] {
+  const out: string[] = [];
+  for (let d = dir; path.dirname(d) !== d; d = path.dirname(d)) out.push(d);
+  return out.reverse();
+}
+
+interface Conditional {
+  entry: Entry;
+  globs: string[];
+  base: string;
+}
+
+function resolve(ctx: ResolveContext): ProfileResult {
+  const loader = new MemoryLoader(ctx);
+  const start: Entry[] = [];
+  const conditional: Conditional[] = [];
+
+  /** Rules of one `.claude/rules` folder: unconditional ones join `into`, the rest wait for a read. */
+  const rules = (rulesDir: string, type: MemoryType, scope: string, base: string, into: Entry[], loads: Source['loads']) => {
+    for (const file of ruleFiles(ctx, rulesDir)) {
+      const r = loader.load(file, type, 'rule', scope, loads, { rule: true });
+      if (r.paths && r.entries.length) {
+        for (const g of r.paths) {
+          const problem = globProblem(g);
+          if (problem) loader.diagnostics.push(diag('glob-invalid', file, `The paths: glob "${g}" is invalid (${problem}); Claude Code will not match it.`));
+        }
+        conditional.push({ entry: r.entries[0], globs: r.paths, base });
+      } else into.push(...r.entries);
+    }
+  };
+
+  // 1. Managed policy, 2. user memory and rules.
+  const managed = managedDir(ctx.platform);
+  start.push(...loader.load(path.join(managed, 'CLAUDE.md'), 'Managed', 'managed', '/', 'start').entries);
+  rules(path.join(managed, '.claude', 'rules'), 'Managed', '/', ctx.launchDir, start, 'start');
+  const user = userDir(ctx);
+  start.push(...loader.load(path.join(user, 'CLAUDE.md'), 'User', 'user', '/', 'start').entries);
+  rules(path.join(user, 'rules'), 'User', '/', ctx.launchDir, start, 'start');
+
+  // 3. Every directory from the top down to the launch dir. AGENTS.md is a fallback for the
+  // whole chain: it loads only when no CLAUDE.md-type file with content exists up the chain.
+  const dirs = dirsDownTo(ctx.launchDir);
+  const hasClaudeMd = dirs.some((d) => claudeTypeFiles(d).some((f) => hasContent(ctx, f)));
+  for (const dir of dirs) {
+    start.push(...loader.load(path.join(dir, 'CLAUDE.md'), 'Project', 'project', dir, 'start').entries);
+    start.push(...loader.load(path.join(dir, '.claude', 'CLAUDE.md'), 'Project', 'project', dir, 'start').entries);
+    rules(path.join(dir, '.claude', 'rules'), 'Project', dir, dir, start, 'start');
+    for (const name of ['AGENTS.md', path.join('.claude', 'AGENTS.md')]) {
+      const agents = path.join(dir, name);
+      if (!hasClaudeMd) start.push(...loader.load(agents, 'Project', 'project', dir, 'start').entries);
+      else if (ctx.fs.stat(agents)?.type === 'file') shadowed(ctx, loader, agents, dir, 'start');
+    }
+    start.push(...loader.load(path.join(dir, 'CLAUDE.local.md'), 'Local', 'local', dir, 'start').entries);
+  }
+
+  // On read: directories below the launch dir down to the target's, then matching rules.
+  const targetDir = ctx.fs.stat(ctx.target)?.type === 'dir' ? ctx.target : path.dirname(ctx.target);
+  const nested: Entry[] = [];
+  const nestedAgents: Entry[] = [];
+  if (isInside(targetDir, ctx.launchDir) && targetDir !== ctx.launchDir) {
+    for (const dir of dirsDownTo(targetDir).filter((d) => d.length > ctx.launchDir.length && isInside(d, ctx.launchDir))) {
+      const dirHasClaude = claudeTypeFiles(dir).some((f) => hasContent(ctx, f));
+      nested.push(...loader.load(path.join(dir, 'CLAUDE.md'), 'Project', 'project', dir, 'on-read').entries);
+      nested.push(...loader.load(path.join(dir, '.claude', 'CLAUDE.md'), 'Project', 'project', dir, 'on-read').entries);
+      rules(path.join(dir, '.claude', 'rules'), 'Project', dir, dir, nested, 'on-read');
+      const agents = path.join(dir, 'AGENTS.md');
+      if (!hasClaudeMd && !dirHasClaude) nestedAgents.push(...loader.load(agents, 'Project', 'project', dir, 'on-read').entries);
+      else if (ctx.fs.stat(agents)?.type === 'file') shadowed(ctx, loader, agents, dir, 'on-read');
+      nested.push(...loader.load(path.join(dir, 'CLAUDE.local.md'), 'Local', 'local', dir, 'on-read').entries);
+    }
+  }
+  const matched: Entry[] = [];
+  for (const c of conditional) {
+    const rel = relativeInside(c.base, ctx.target);
+    const hit = rel !== undefined && rel !== '' && matchesAny(rel, c.globs, { basenameAnywhere: true, folders: true });
+    c.entry.source.globs = c.globs;
+    c.entry.source.loads = 'on-read';
+    c.entry.source.scope = c.base;
+    if (hit) {
+      c.entry.source.status = 'on-read';
+      c.entry.source.reason = `Its paths: (${c.globs.join(', ')}) match this file, so it loads when Claude Code reads it.`;
+      matched.push(c.entry);
+    } else {
+      c.entry.source.status = 'not-matched';
+      c.entry.source.reason = `Its paths: (${c.globs.join(', ')}) do not match this file; it loads only when Claude Code reads a file they match.`;
+    }
+    loader.sources.push(c.entry.source);
+  }
+
+  for (const e of start) {
+    e.source.reason ||= reasonAtStart(e);
+    const s = sizes(e.content.trim());
+    e.source.injectedChars = s.chars;
+    e.source.injectedBytes = s.bytes;
+  }
+  for (const e of [...nested, ...nestedAgents, ...matched]) {
+    e.source.loads = 'on-read';
+    e.source.status = 'on-read';
+    e.source.reason ||= e.source.importedBy
+      ? `Imported by ${path.basename(e.source.importedBy)}, which loads when Claude Code reads a file here.`
+      : 'Below the launch directory: Claude Code loads it the first time its Read tool reads a file in this directory.';
+    const s = sizes(e.content);
+    e.source.injectedChars = s.chars;
+    e.source.injectedBytes = s.bytes;
+  }
+
+  const startParts: RenderPart[] = start.length
+    ? [{ where: 'user', text: `<system-reminder>\n${PREAMBLE}\n\n${start.map((e) => `Contents of ${e.source.path}${LABEL[e.type]}:\n\n${e.content.trim()}`).join('\n\n')}\n</system-reminder>` }]
+    : [];
+  const readBlocks = [...nested, ...matched];
+  const onRead: RenderPart[] = readBlocks.map((e, i) => ({
+    where: 'after-tool-result',
+    text: `<system-reminder>\nContents of ${e.source.path}:\n\n${e.content}\n</system-reminder>${i < readBlocks.length - 1 ? '\n' : ''}`,
+  }));
+  // With the AGENTS.md fallback, a nested AGENTS.md arrives as hook context in a system message.
+  for (const e of nestedAgents) onRead.push({ where: 'message', text: `tool.call hook additional context: Contents of ${e.source.path}:\n\n${e.content}\n` });
+
+  const used = start.reduce((n, e) => n + charCount(e.content.trim()), 0);
+  return {
+    sources: loader.sources,
+    budget: { unit: 'chars', limit: null, perFile: null, used },
+    diagnostics: loader.diagnostics,
+    start: startParts,
+    onRead,
+  };
+}
+
+function claudeTypeFiles(dir: string): string[] {
+  return [path.join(dir, 'CLAUDE.md'), path.join(dir, '.claude', 'CLAUDE.md'), path.join(dir, 'CLAUDE.local.md')];
+}
+
+function hasContent(ctx: ResolveContext, file: string): boolean {
+  const r = readText(ctx.fs, file);
+  return r.state === 'ok' && parseMemory(r.text).content.trim() !== '';
+}
+
+function shadowed(ctx: ResolveContext, loader: MemoryLoader, file: string, dir: string, loads: Source['loads']): void {
+  const r = readText(ctx.fs, file);
+  const size = r.state === 'ok' ? sizes(r.text) : { chars: 0, bytes: 0 };
+  loader.sources.push({
+    path: file, kind: 'project', scope: dir, loads, status: 'excluded', ...size, injectedChars: 0, injectedBytes: 0,
+    reason: 'Claude Code reads AGENTS.md only when no CLAUDE.md with content exists up the chain; add "@AGENTS.md" to a CLAUDE.md to load it.',
+  });
+  loader.diagnostics.push(diag('not-loaded', file, 'Claude Code does not read this AGENTS.md because a CLAUDE.md exists; a line "@AGENTS.md" in that CLAUDE.md would load it.'));
+}
+
+function reasonAtStart(e: Entry): string {
+  if (e.source.importedBy) return `Imported by ${path.basename(e.source.importedBy)}; loaded at start right after it.`;
+  switch (e.type) {
+    case 'Managed':
+      return 'Managed policy file: loaded first, for every project.';
+    case 'User':
+      return 'User memory: loaded at start for every project.';
+    case 'Local':
+      return 'Private project memory in an ancestor of the launch directory: loaded at start.';
+    default:
+      return e.source.kind === 'rule' ? 'A rule without paths: loaded at start.' : 'In the launch directory or an ancestor: loaded at start.';
+  }
+}
+
+export const claudeCode: Profile = {
+  id: 'claude-code',
+  agent: 'Claude Code',
+  agentVersion: '2.1.332',
+  verified: 'real agent',
+  filePatterns: ['**/CLAUDE.md', '**/CLAUDE.local.md', '**/.claude/CLAUDE.md', '**/.claude/rules/**/*.md', '**/AGENTS.md', '**/.claude/AGENTS.md'],
+  globalPaths: (env) => [
+    path.join(managedDir(env.platform), 'CLAUDE.md'),
+    path.join(managedDir(env.platform), '.claude', 'rules'),
+    path.join(userDir(env), 'CLAUDE.md'),
+    path.join(userDir(env), 'rules'),
+  ],
+  resolve,
+};

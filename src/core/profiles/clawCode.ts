@@ -1,0 +1,278 @@
+import * as path from 'node:path';
+import { diag } from '../diagnostics';
+import type { Diagnostic, Source, SourceKind } from '../model';
+import type { Profile, ProfileResult, ResolveContext } from '../profile';
+import { describeReadFailure, readText, sizes } from '../readText';
+import { charCount, offsetOfChar, rustLines, rustTrim, rustTrimEnd, rustTrimStart, takeChars } from '../text';
+
+/**
+ * claw-code (ultraworkers/claw-code), `rust/crates/runtime/src/prompt.rs`.
+ * Default: the spring-2026 version of seed 000 (commit 6b533157). Variant `claw-code@head`:
+ * commit 08106b0c, which stops at the git root, reads seven names plus rule folders and
+ * other frameworks' rule files, and heads the section `# Project instructions`.
+ */
+
+const MAX_FILE_CHARS = 4_000; // prompt.rs MAX_INSTRUCTION_FILE_CHARS
+const MAX_TOTAL_CHARS = 12_000; // prompt.rs MAX_TOTAL_INSTRUCTION_CHARS
+const TRUNCATED = '\n\n[truncated]';
+const OMITTED = '_Additional instruction content omitted after reaching the prompt budget._';
+
+interface Variant {
+  id: string;
+  version: string;
+  heading: string;
+  /** Directories to read, root first. */
+  dirs(ctx: ResolveContext): string[];
+  /** Candidate files of one directory, in order. */
+  candidates(ctx: ResolveContext, dir: string): string[];
+}
+
+const seed: Variant = {
+  id: 'claw-code',
+  version: '6b533157 (spring 2026, seed 000)',
+  heading: '# Claude instructions',
+  dirs: (ctx) => ancestors(ctx.launchDir).reverse(),
+  candidates: (_ctx, dir) => [
+    path.join(dir, 'CLAUDE.md'),
+    path.join(dir, 'CLAUDE.local.md'),
+    path.join(dir, '.claude', 'CLAUDE.md'),
+    path.join(dir, '.claude', 'instructions.md'),
+  ],
+};
+
+const head: Variant = {
+  id: 'claw-code@head',
+  version: '08106b0c (HEAD)',
+  heading: '# Project instructions',
+  // instruction_discovery_dirs: up to the nearest `.git` (dir or file); without one, the launch dir alone.
+  dirs: (ctx) => {
+    const all = ancestors(ctx.launchDir);
+    const root = all.find((d) => ctx.fs.stat(path.join(d, '.git')));
+    return (root ? all.slice(0, all.indexOf(root) + 1) : [ctx.launchDir]).reverse();
+  },
+  candidates: (ctx, dir) => [
+    path.join(dir, 'CLAUDE.md'),
+    path.join(dir, 'CLAW.md'),
+    path.join(dir, 'AGENTS.md'),
+    path.join(dir, 'CLAUDE.local.md'),
+    path.join(dir, '.claw', 'CLAUDE.md'),
+    path.join(dir, '.claude', 'CLAUDE.md'),
+    path.join(dir, '.claw', 'instructions.md'),
+    ...ruleDir(ctx, path.join(dir, '.claw', 'rules')),
+    ...ruleDir(ctx, path.join(dir, '.claw', 'rules.local')),
+    // push_framework_imports with the default `rulesImport: auto`: every framework.
+    path.join(dir, '.cursorrules'),
+    ...ruleDir(ctx, path.join(dir, '.cursor', 'rules')),
+    path.join(dir, '.github', 'copilot-instructions.md'),
+    path.join(dir, '.windsurfrules'),
+    ...ruleDir(ctx, path.join(dir, '.windsurfrules')),
+    path.join(dir, '.plandex', 'instructions.md'),
+    path.join(dir, '.crush', 'CLAUDE.md'),
+    ...ruleDir(ctx, path.join(dir, '.crush', 'rules')),
+  ],
+};
+
+/** push_rules_dir: files with extension md, txt or mdc (any case), sorted by path. */
+function ruleDir(ctx: ResolveContext, dir: string): string[] {
+  return ctx.fs
+    .readDir(dir)
+    .filter((e) => e.type === 'file' && /\.(md|txt|mdc)$/i.test(e.name))
+    .map((e) => path.join(dir, e.name))
+    .sort(comparePaths);
+}
+
+/** Rust's `PathBuf` ordering compares component by component. */
+function comparePaths(a: string, b: string): number {
+  const pa = a.split('/');
+  const pb = b.split('/');
+  for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
+    if (pa[i] !== pb[i]) return Buffer.compare(Buffer.from(pa[i]), Buffer.from(pb[i]));
+  }
+  return pa.length - pb.length;
+}
+
+function ancestors(dir: string): string[] {
+  const out: string[] = [];
+  for (let d = dir; ; d = path.dirname(d)) {
+    out.push(d);
+    if (path.dirname(d) === d) return out;
+  }
+}
+
+/** normalize_instruction_content: collapse runs of blank lines, trim line ends, trim. */
+export function normalizeForDedupe(content: string): string {
+  let result = '';
+  let previousBlank = false;
+  for (const line of rustLines(content)) {
+    const blank = rustTrim(line) === '';
+    if (blank && previousBlank) continue;
+    result += rustTrimEnd(line) + '\n';
+    previousBlank = blank;
+  }
+  return rustTrim(result);
+}
+
+/** truncate_instruction_content: trim, then cut to min(4000, remaining) chars with a marker. */
+function truncate(content: string, remaining: number): string {
+  const limit = Math.min(MAX_FILE_CHARS, remaining);
+  const trimmed = rustTrim(content);
+  if (charCount(trimmed) <= limit) return trimmed;
+  return takeChars(trimmed, limit) + TRUNCATED;
+}
+
+function kindOf(file: string): SourceKind {
+  const name = path.basename(file);
+  if (name === 'CLAUDE.local.md') return 'local';
+  if (/[/\\]\.(claw|cursor|windsurfrules|crush)[/\\]rules(\.local)?[/\\]/.test(file) || /[/\\]\.windsurfrules[/\\]/.test(file)) return 'rule';
+  return 'project';
+}
+
+function isUnder(file: string, dir: string): boolean {
+  // Rust's Path::starts_with compares whole components.
+  return dir === '/' || file === dir || file.startsWith(dir + '/');
+}
+
+function makeProfile(v: Variant): Profile {
+  return {
+    id: v.id,
+    agent: 'claw-code',
+    agentVersion: v.version,
+    verified: 'source',
+    filePatterns:
+      v === seed
+        ? ['**/CLAUDE.md', '**/CLAUDE.local.md', '**/.claude/CLAUDE.md', '**/.claude/instructions.md']
+        : [
+            '**/CLAUDE.md', '**/CLAW.md', '**/AGENTS.md', '**/CLAUDE.local.md', '**/.claw/CLAUDE.md', '**/.claude/CLAUDE.md',
+            '**/.claw/instructions.md', '**/.claw/rules/*', '**/.claw/rules.local/*', '**/.cursorrules', '**/.cursor/rules/*',
+            '**/.github/copilot-instructions.md', '**/.windsurfrules', '**/.windsurfrules/*', '**/.plandex/instructions.md',
+            '**/.crush/CLAUDE.md', '**/.crush/rules/*',
+          ],
+    globalPaths: () => [],
+    resolve: (ctx) => resolve(v, ctx),
+  };
+}
+
+function resolve(v: Variant, ctx: ResolveContext): ProfileResult {
+  const sources: Source[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const found: { source: Source; content: string }[] = [];
+  let fatal: string | undefined;
+
+  // Discovery: every candidate, root first. Missing and blank files are skipped; any other
+  // read error makes the real program fail to build its prompt (push_context_file).
+  for (const dir of v.dirs(ctx)) {
+    for (const file of v.candidates(ctx, dir)) {
+      const r = readText(ctx.fs, file);
+      if (r.state === 'missing') continue;
+      // HEAD skips a directory with a candidate's name (`path.is_dir()`); the seed fails on it.
+      if (r.state === 'directory' && v === head) continue;
+      const base: Source = {
+        path: file, kind: kindOf(file), scope: dir, loads: 'start', status: 'loaded',
+        chars: r.state === 'ok' ? r.chars : 0, bytes: r.state === 'ok' ? r.bytes : 'bytes' in r ? r.bytes : 0,
+        injectedChars: 0, injectedBytes: 0, reason: '',
+      };
+      if (r.state !== 'ok') {
+        const what = describeReadFailure(r);
+        fatal ??= `claw-code cannot build its prompt: ${file} ${what}`;
+        const code = r.state === 'binary' ? 'binary' : r.state === 'not-utf8' ? 'not-utf8' : 'unreadable';
+        diagnostics.push(diag(code, file, `This file ${what}: claw-code stops with an error instead of building its prompt.`));
+        sources.push({ ...base, status: 'unreadable', reason: `It ${what}, so claw-code fails to build its prompt.` });
+        continue;
+      }
+      if (rustTrim(r.text) === '') {
+        sources.push({ ...base, status: 'excluded', reason: 'It is empty or only white space, so claw-code skips it.' });
+        continue;
+      }
+      found.push({ source: base, content: r.text });
+      sources.push(base);
+    }
+  }
+
+  // dedupe_instruction_files: equal normalized text = duplicate; the first one stays.
+  const kept: typeof found = [];
+  const seen = new Map<string, string>();
+  for (const f of found) {
+    const key = normalizeForDedupe(f.content);
+    const first = seen.get(key);
+    if (first) {
+      f.source.status = 'duplicate';
+      f.source.reason = `Same text as ${first} once white space is normalized; claw-code keeps only the first.`;
+      diagnostics.push(diag('duplicate-content', f.source.path, `claw-code drops this file: its text is the same as ${first}.`, undefined, { first }));
+      continue;
+    }
+    seen.set(key, f.source.path);
+    kept.push(f);
+  }
+
+  // render_instruction_files: the budget is shared root first; a file's cost is its rendered
+  // length (marker included), capped at what is left.
+  const sections = [v.heading];
+  let remaining = MAX_TOTAL_CHARS;
+  const omitted: string[] = [];
+  for (const f of kept) {
+    if (remaining === 0) {
+      if (omitted.length === 0) sections.push(OMITTED);
+      omitted.push(f.source.path);
+      f.source.status = 'omitted';
+      f.source.reason = `The ${fmt(MAX_TOTAL_CHARS)}-character budget is used up by earlier files, so claw-code omits it.`;
+      continue;
+    }
+    const raw = truncate(f.content, remaining);
+    const rendered = truncate(raw, MAX_FILE_CHARS);
+    const consumed = Math.min(charCount(rendered), remaining);
+    const limit = Math.min(MAX_FILE_CHARS, remaining);
+    remaining -= consumed;
+    sections.push(`## ${path.basename(f.source.path)} (scope: ${scopeLabel(f.source.path, kept.map((k) => k.source.path))})`);
+    sections.push(rendered);
+    const s = sizes(rendered);
+    f.source.injectedChars = s.chars;
+    f.source.injectedBytes = s.bytes;
+    const trimmed = rustTrim(f.content);
+    if (charCount(trimmed) > limit) {
+      const cut = f.content.length - rustTrimStart(f.content).length + offsetOfChar(trimmed, limit);
+      const dropped = charCount(trimmed) - limit;
+      const byBudget = limit < MAX_FILE_CHARS;
+      f.source.status = 'truncated';
+      f.source.reason = byBudget
+        ? `Only ${fmt(limit)} characters of the ${fmt(MAX_TOTAL_CHARS)}-character budget were left, so claw-code cuts it there and adds [truncated].`
+        : `Over the ${fmt(MAX_FILE_CHARS)}-character per-file budget: claw-code keeps the first ${fmt(MAX_FILE_CHARS)} and adds [truncated].`;
+      const at = { text: f.content, start: cut, end: f.content.length };
+      const pos = diag('file-truncated', f.source.path, '', at);
+      f.source.cutAt = { line: pos.line, column: pos.column };
+      diagnostics.push(
+        byBudget
+          ? diag('chain-over-budget', f.source.path, `claw-code cuts this file after ${fmt(limit)} characters because earlier files used the rest of its ${fmt(MAX_TOTAL_CHARS)}-character budget; the last ${fmt(dropped)} characters are dropped.`, at)
+          : diag('file-truncated', f.source.path, `claw-code keeps the first ${fmt(MAX_FILE_CHARS)} characters of this file; the last ${fmt(dropped)} characters, from here on, are dropped.`, at),
+      );
+    } else {
+      f.source.reason = 'Found in an ancestor of the launch directory; loaded whole.';
+    }
+  }
+  for (const p of omitted) {
+    diagnostics.push(diag('chain-over-budget', p, `claw-code omits this file: earlier files use up its ${fmt(MAX_TOTAL_CHARS)}-character budget.`));
+  }
+
+  const text = sections.join('\n\n');
+  return {
+    sources,
+    budget: { unit: 'chars', limit: MAX_TOTAL_CHARS, perFile: MAX_FILE_CHARS, used: MAX_TOTAL_CHARS - remaining },
+    diagnostics,
+    // The section exists only when at least one file was found.
+    start: fatal || kept.length === 0 ? [] : [{ where: 'system', text }],
+    onRead: [],
+    ...(fatal ? { fatal } : {}),
+  };
+}
+
+/** describe_instruction_file: the directory of the first file whose directory contains this one. */
+function scopeLabel(file: string, files: string[]): string {
+  const parent = files.map((f) => path.dirname(f)).find((dir) => isUnder(file, dir));
+  return parent ?? 'workspace';
+}
+
+function fmt(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+export const clawCode = makeProfile(seed);
+export const clawCodeHead = makeProfile(head);
