@@ -11,6 +11,8 @@ export class MemoryFileSystem implements FileSystem {
   private readonly dirs = new Set<string>(['/']);
   private readonly links = new Map<string, string>();
   private readonly unreadable = new Set<string>();
+  /** Every path ever created, in creation order: the listing order of `readDir`. */
+  private readonly order = new Map<string, true>();
 
   constructor(files: Record<string, string | Uint8Array> = {}) {
     for (const [p, content] of Object.entries(files)) this.write(p, content);
@@ -20,12 +22,18 @@ export class MemoryFileSystem implements FileSystem {
     p = path.resolve(p);
     this.mkdir(path.dirname(p));
     this.files.set(p, typeof content === 'string' ? new TextEncoder().encode(content) : content);
+    this.order.set(p, true);
     return this;
   }
 
   mkdir(p: string): this {
     p = path.resolve(p);
-    for (let d = p; !this.dirs.has(d); d = path.dirname(d)) this.dirs.add(d);
+    const created: string[] = [];
+    for (let d = p; !this.dirs.has(d); d = path.dirname(d)) created.unshift(d);
+    for (const d of created) {
+      this.dirs.add(d);
+      this.order.set(d, true);
+    }
     return this;
   }
 
@@ -33,6 +41,7 @@ export class MemoryFileSystem implements FileSystem {
     linkPath = path.resolve(linkPath);
     this.mkdir(path.dirname(linkPath));
     this.links.set(linkPath, path.resolve(path.dirname(linkPath), target));
+    this.order.set(linkPath, true);
     return this;
   }
 
@@ -96,9 +105,7 @@ export class MemoryFileSystem implements FileSystem {
       seen.add(name);
       out.push({ name, type: this.stat(child)?.type ?? 'other' });
     };
-    for (const d of this.dirs) add(d);
-    for (const f of this.files.keys()) add(f);
-    for (const l of this.links.keys()) add(l);
+    for (const p of this.order.keys()) if (this.dirs.has(p) || this.files.has(p) || this.links.has(p)) add(p);
     return out;
   }
 

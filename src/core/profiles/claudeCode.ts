@@ -160,11 +160,6 @@ class MemoryLoader {
       text = decodeLossy(this.ctx.fs.readFile(file));
       this.diagnostics.push(diag(r.state === 'binary' ? 'binary' : 'not-utf8', file, `This file ${describeReadFailure(r)}: Claude Code reads it anyway and the model gets replacement characters.`));
     }
-    // User memory that is a symlink or hard link is refused unless external includes are approved [RE].
-    if (type === 'User' && depth === 0 && !this.approved && this.ctx.fs.isSymlink(file)) {
-      this.sources.push(base({ ...sizes(text), status: 'excluded', reason: 'A symlinked user memory file is refused unless external includes are approved.' }));
-      return { entries: [], exists: true };
-    }
     this.processed.add(file);
     this.processed.add(this.ctx.fs.realPath(file));
     const parsed = parseMemory(text);
@@ -209,13 +204,20 @@ class MemoryLoader {
       const sz = st?.type === 'file' ? { chars: 0, bytes: st.size } : { chars: 0, bytes: 0 };
       this.sources.push({ path: target, kind: 'import', scope, loads, status, ...sz, injectedChars: 0, injectedBytes: 0, importedBy: importer, reason });
     };
+    // `@a.md,` names a file "a.md," — say so plainly when "a.md" exists.
+    const bare = target.replace(/[,.;:!?)\]"']+$/, '');
+    const punctuation =
+      bare !== target && !this.ctx.fs.stat(target) && this.ctx.fs.stat(bare)?.type === 'file'
+        ? diag('import-missing', at.file, `Claude Code reads @${written} as a path ending in "${target.slice(bare.length)}", which does not exist, and ignores it silently. Remove the punctuation or put a space before it.`, place, { target, suggestion: path.relative(path.dirname(at.file), bare) })
+        : undefined;
     const ext = path.extname(target).toLowerCase();
     if (ext && !TEXT_EXTENSIONS.has(ext)) {
       skipped('excluded', `Claude Code imports only text file types; "${ext}" is skipped.`);
-      this.diagnostics.push(diag('import-not-text', at.file, `Claude Code skips @${written}: "${ext}" files are not imported, even when they hold text.`, place));
+      this.diagnostics.push(punctuation ?? diag('import-not-text', at.file, `Claude Code skips @${written}: "${ext}" files are not imported, even when they hold text.`, place));
       return [];
     }
-    if (!isInside(target, this.ctx.launchDir) && !this.approved) {
+    // Observed: user memory (and what it imports) may import from anywhere.
+    if (type !== 'User' && !isInside(target, this.ctx.launchDir) && !this.approved) {
       skipped('excluded', 'Outside the launch directory, and external imports are not approved for this project.');
       this.diagnostics.push(diag('import-outside', at.file, `@${written} is outside the launch directory (${this.ctx.launchDir}); Claude Code drops it unless this project's external CLAUDE.md imports are approved.`, place, { target }));
       return [];
@@ -234,6 +236,10 @@ class MemoryLoader {
     const { entries, exists } = this.load(target, type, 'import', scope, loads, { depth, importer, stack });
     if (!exists) {
       skipped('missing', 'The import target does not exist; Claude Code ignores the import without a word.');
+      if (punctuation) {
+        this.diagnostics.push(punctuation);
+        return entries;
+      }
       const near = nearestExisting(this.ctx.fs, target);
       const hint = near ? ` Did you mean ${path.relative(path.dirname(at.file), near)}?` : '';
       this.diagnostics.push(diag('import-missing', at.file, `@${written} points to ${target}, which does not exist; Claude Code silently ignores it.${hint}`, place, { target, ...(near ? { suggestion: path.relative(path.dirname(at.file), near) } : {}) }));

@@ -1,0 +1,233 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { chainOf, startText, statuses, tree } from '../fixture';
+
+const PRE =
+  '<system-reminder>\nCodebase and user instructions are shown below. Be sure to adhere to these instructions. IMPORTANT: These instructions OVERRIDE any default behavior and you MUST follow them exactly as written.\n\n';
+const PROJECT = ' (project instructions, checked into the codebase)';
+const LOCAL = " (user's private project instructions, not checked in)";
+const USER = " (user's private global instructions for all projects)";
+const entry = (p: string, label: string, content: string) => `Contents of ${p}${label}:\n\n${content}`;
+const block = (...entries: string[]) => `${PRE}${entries.join('\n\n')}\n</system-reminder>`;
+
+// Observed on Claude Code 2.1.332 (../shared/agents.md) unless said otherwise.
+describe('claude-code', () => {
+  it('orders user, root CLAUDE.md, its imports, .claude/CLAUDE.md, rules without paths, CLAUDE.local.md; nested CLAUDE.md last when launched there', () => {
+    // Launched in src/, the root's import of docs/x.md is outside the launch dir and dropped (observed).
+    const t = tree({
+      '/home/u/.claude/CLAUDE.md': 'user rule\n',
+      '/home/u/.claude/rules/u.md': 'user rules dir\n',
+      '/r/.git/HEAD': '',
+      '/r/CLAUDE.md': '# Root\n\n@src/x.md\n\nlast\n',
+      '/r/src/x.md': 'imported x\n',
+      '/r/.claude/CLAUDE.md': 'dot claude\n',
+      '/r/.claude/rules/a.md': 'rule a\n',
+      '/r/.claude/rules/b.md': '---\npaths: ["src/**/*.ts"]\n---\nrule b\n',
+      '/r/CLAUDE.local.md': 'local\n',
+      '/r/src/CLAUDE.md': 'src rule\n',
+      '/r/src/x.ts': '',
+    });
+    const c = chainOf(t, 'claude-code', '/r/src/x.ts', { launchDir: '/r/src' });
+    assert.deepEqual(statuses(c), [
+      'loaded /home/u/.claude/CLAUDE.md',
+      'loaded /home/u/.claude/rules/u.md',
+      'loaded /r/CLAUDE.md',
+      'loaded /r/src/x.md',
+      'loaded /r/.claude/CLAUDE.md',
+      'loaded /r/.claude/rules/a.md',
+      'loaded /r/CLAUDE.local.md',
+      'loaded /r/src/CLAUDE.md',
+      'on-read /r/.claude/rules/b.md',
+    ]);
+    assert.equal(c.sources[3].importedBy, '/r/CLAUDE.md');
+    assert.equal(
+      startText(c),
+      block(
+        entry('/home/u/.claude/CLAUDE.md', USER, 'user rule'),
+        entry('/home/u/.claude/rules/u.md', USER, 'user rules dir'),
+        entry('/r/CLAUDE.md', PROJECT, '# Root\n\n@src/x.md\n\nlast'),
+        entry('/r/src/x.md', PROJECT, 'imported x'),
+        entry('/r/.claude/CLAUDE.md', PROJECT, 'dot claude'),
+        entry('/r/.claude/rules/a.md', PROJECT, 'rule a'),
+        entry('/r/CLAUDE.local.md', LOCAL, 'local'),
+        entry('/r/src/CLAUDE.md', PROJECT, 'src rule'),
+      ),
+    );
+    assert.equal(c.start[0].where, 'user');
+  });
+
+  it('managed policy first, with its own label', () => {
+    const t = tree({ '/etc/claude-code/CLAUDE.md': 'policy', '/r/CLAUDE.md': 'proj' });
+    const c = chainOf(t, 'claude-code', '/r', { launchDir: '/r' });
+    assert.equal(startText(c), block(entry('/etc/claude-code/CLAUDE.md', ' (organization-managed policy instructions)', 'policy'), entry('/r/CLAUDE.md', PROJECT, 'proj')));
+  });
+
+  it('trims each entry at start but not on read; frontmatter goes with the white space after it', () => {
+    const t = tree({
+      '/r/CLAUDE.md': '\n\n  Leading blank lines and spaces.\n\ntrailing   \n\n\n\n',
+      '/r/CLAUDE.local.md': '---\ntitle: x\n---\n\n\nLocal after frontmatter\n',
+      '/r/src/CLAUDE.md': '  nested leading\n\n\n',
+      '/r/src/x.ts': '',
+      '/r/.claude/rules/p.md': '---\npaths: src/**\n---\n\n\nRule body\n\n',
+      '/r/.claude/rules/q.md': '---\npaths:\n  - "src/*.ts"\n---\nQ body',
+    });
+    const c = chainOf(t, 'claude-code', '/r/src/x.ts', { launchDir: '/r' });
+    assert.equal(startText(c), block(entry('/r/CLAUDE.md', PROJECT, 'Leading blank lines and spaces.\n\ntrailing'), entry('/r/CLAUDE.local.md', LOCAL, 'Local after frontmatter')));
+    assert.deepEqual(
+      c.onRead.map((p) => [p.where, p.text]),
+      [
+        ['after-tool-result', '<system-reminder>\nContents of /r/src/CLAUDE.md:\n\n  nested leading\n\n\n\n</system-reminder>\n'],
+        ['after-tool-result', '<system-reminder>\nContents of /r/.claude/rules/p.md:\n\nRule body\n\n\n</system-reminder>\n'],
+        ['after-tool-result', '<system-reminder>\nContents of /r/.claude/rules/q.md:\n\nQ body\n</system-reminder>'],
+      ],
+    );
+  });
+
+  it('path-scoped rules: gitignore-style match relative to the folder above .claude; a trailing /** dropped; all-** is unconditional', () => {
+    const t = tree({
+      '/r/pkg/.claude/rules/ts.md': '---\npaths: "*.ts"\n---\nts anywhere under pkg',
+      '/r/pkg/.claude/rules/api.md': '---\npaths: api/**\n---\napi folder',
+      '/r/pkg/.claude/rules/all.md': '---\npaths: ["**"]\n---\nalways',
+      '/r/pkg/.claude/rules/css.md': '---\npaths: ["**/*.css"]\n---\ncss only',
+      '/r/pkg/api/deep/x.ts': '',
+    });
+    const c = chainOf(t, 'claude-code', '/r/pkg/api/deep/x.ts', { launchDir: '/r/pkg' });
+    const by = (name: string) => c.sources.find((s) => s.path.endsWith(name))!;
+    assert.equal(by('ts.md').status, 'on-read');
+    assert.equal(by('api.md').status, 'on-read');
+    assert.deepEqual(by('api.md').globs, ['api']);
+    assert.equal(by('all.md').status, 'loaded');
+    assert.equal(by('all.md').loads, 'start');
+    assert.equal(by('css.md').status, 'not-matched');
+  });
+
+  it('on read of a/b/c/file.ts: the CLAUDE.md of a, a/b, a/b/c outermost first, then nested CLAUDE.local.md, then matching rules', () => {
+    const t = tree({
+      '/r/CLAUDE.md': 'root',
+      '/r/a/CLAUDE.md': 'A',
+      '/r/a/b/CLAUDE.md': 'B',
+      '/r/a/b/CLAUDE.local.md': 'B local',
+      '/r/a/b/c/CLAUDE.md': 'C',
+      '/r/a/b/c/file.ts': '',
+      '/r/.claude/rules/r.md': '---\npaths: a/**/*.ts\n---\nrule',
+      '/r/other/CLAUDE.md': 'sibling',
+    });
+    const c = chainOf(t, 'claude-code', '/r/a/b/c/file.ts', { launchDir: '/r' });
+    assert.deepEqual(
+      c.onRead.map((p) => p.text.split('\n')[1]),
+      ['Contents of /r/a/CLAUDE.md:', 'Contents of /r/a/b/CLAUDE.md:', 'Contents of /r/a/b/CLAUDE.local.md:', 'Contents of /r/a/b/c/CLAUDE.md:', 'Contents of /r/.claude/rules/r.md:'],
+    );
+    assert.ok(!c.sources.some((s) => s.path.includes('/other/')));
+  });
+
+  it('imports: each its own entry after its importer, depth first; 4 levels load, the 5th does not', () => {
+    const t = tree({
+      '/r/CLAUDE.md': '@l1.md\n@other.md',
+      '/r/l1.md': 'one @l2.md',
+      '/r/l2.md': 'two @l3.md',
+      '/r/l3.md': 'three @l4.md',
+      '/r/l4.md': 'four @l5.md',
+      '/r/l5.md': 'five',
+      '/r/other.md': 'other',
+    });
+    const c = chainOf(t, 'claude-code', '/r', { launchDir: '/r' });
+    assert.deepEqual(statuses(c), ['loaded /r/CLAUDE.md', 'loaded /r/l1.md', 'loaded /r/l2.md', 'loaded /r/l3.md', 'loaded /r/l4.md', 'excluded /r/l5.md', 'loaded /r/other.md']);
+    const d = c.diagnostics.find((x) => x.code === 'import-depth')!;
+    assert.equal(d.path, '/r/l4.md');
+    assert.deepEqual([d.line, d.column, d.endColumn], [0, 5, 11]);
+  });
+
+  it('imports that are not followed: code spans, code blocks, HTML comments, trailing punctuation, binary types, missing targets (silently)', () => {
+    const t = tree({
+      '/r/CLAUDE.md': 'A `@code.md` span.\n\n```\n@block.md\n```\n\n<!-- @comment.md -->\n(@paren.md) @a.md, "@q.md" @img.png @data.bin @gone.md @./ok.md#section @noext\n',
+      '/r/code.md': 'x', '/r/block.md': 'x', '/r/comment.md': 'x', '/r/paren.md': 'x', '/r/a.md': 'x', '/r/q.md': 'x',
+      '/r/img.png': 'text really', '/r/data.bin': 'text', '/r/ok.md': 'ok', '/r/noext': 'no extension', '/r/gone2.md': 'near',
+    });
+    const c = chainOf(t, 'claude-code', '/r', { launchDir: '/r' });
+    // "@a.md," names a file "a.md," whose extension ".md," is not a text type: skipped.
+    assert.deepEqual(statuses(c), ['loaded /r/CLAUDE.md', 'excluded /r/a.md,', 'excluded /r/img.png', 'excluded /r/data.bin', 'missing /r/gone.md', 'loaded /r/ok.md', 'loaded /r/noext']);
+    const codes = c.diagnostics.map((d) => d.code).sort();
+    assert.deepEqual(codes, ['import-in-code', 'import-in-code', 'import-in-code', 'import-missing', 'import-missing', 'import-not-text', 'import-not-text']);
+    assert.equal(c.diagnostics.find((d) => d.message.includes('@a.md,'))?.data?.suggestion, 'a.md');
+    const missing = c.diagnostics.find((d) => d.code === 'import-missing' && d.message.includes('gone.md'))!;
+    assert.equal(missing.data?.suggestion, 'gone2.md');
+    // The HTML comment line is removed from the text; the @ lines stay verbatim.
+    assert.ok(!startText(c).includes('comment.md'));
+    assert.ok(startText(c).includes('@gone.md @./ok.md#section @noext'));
+  });
+
+  it('cycles load each file once and are reported', () => {
+    const t = tree({ '/r/CLAUDE.md': '@a.md', '/r/a.md': 'a @b.md', '/r/b.md': 'b @a.md @CLAUDE.md' });
+    const c = chainOf(t, 'claude-code', '/r', { launchDir: '/r' });
+    assert.deepEqual(statuses(c), ['loaded /r/CLAUDE.md', 'loaded /r/a.md', 'loaded /r/b.md', 'duplicate /r/a.md', 'duplicate /r/CLAUDE.md']);
+    assert.equal(c.diagnostics.filter((d) => d.code === 'import-cycle').length, 2);
+  });
+
+  it('imports outside the launch dir are dropped unless approved in ~/.claude.json; user memory imports from anywhere', () => {
+    const files = { '/r/.git/HEAD': '', '/r/CLAUDE.md': '@../shared.md\n@~/notes.md', '/shared.md': 'shared', '/home/u/notes.md': 'notes', '/home/u/.claude/CLAUDE.md': 'user @/etc/x.md', '/etc/x.md': 'etc' };
+    const c = chainOf(tree(files), 'claude-code', '/r', { launchDir: '/r' });
+    assert.deepEqual(statuses(c), ['loaded /home/u/.claude/CLAUDE.md', 'loaded /etc/x.md', 'loaded /r/CLAUDE.md', 'excluded /shared.md', 'excluded /home/u/notes.md']);
+    assert.ok(startText(c).includes(entry('/etc/x.md', USER, 'etc')));
+    assert.equal(c.diagnostics.filter((d) => d.code === 'import-outside').length, 2);
+    const approved = tree({ ...files, '/home/u/.claude.json': JSON.stringify({ projects: { '/r': { hasClaudeMdExternalIncludesApproved: true } } }) });
+    const c2 = chainOf(approved, 'claude-code', '/r', { launchDir: '/r' });
+    assert.deepEqual(statuses(c2), ['loaded /home/u/.claude/CLAUDE.md', 'loaded /etc/x.md', 'loaded /r/CLAUDE.md', 'loaded /shared.md', 'loaded /home/u/notes.md']);
+    assert.ok(startText(c2).includes(entry('/home/u/notes.md', PROJECT, 'notes')));
+  });
+
+  it('removes block and multi-line HTML comments, keeps inline ones and those in code', () => {
+    const t = tree({ '/r/CLAUDE.md': '# T\n\n<!-- gone -->\nkeep <!-- inline --> this\n\n<!--\nmulti\n-->\n```\n<!-- in code -->\n```\nend\n' });
+    assert.equal(startText(chainOf(t, 'claude-code', '/r', { launchDir: '/r' })), block(entry('/r/CLAUDE.md', PROJECT, '# T\n\nkeep <!-- inline --> this\n\n```\n<!-- in code -->\n```\nend')));
+  });
+
+  it('AGENTS.md is a fallback for the whole chain', () => {
+    const only = tree({ '/r/AGENTS.md': 'agents', '/r/.claude/rules/a.md': 'rule', '/r/sub/AGENTS.md': 'nested agents', '/r/sub/x.ts': '' });
+    const c = chainOf(only, 'claude-code', '/r/sub/x.ts', { launchDir: '/r' });
+    assert.equal(startText(c), block(entry('/r/.claude/rules/a.md', PROJECT, 'rule'), entry('/r/AGENTS.md', PROJECT, 'agents')));
+    assert.deepEqual(c.onRead, [{ where: 'message', text: 'tool.call hook additional context: Contents of /r/sub/AGENTS.md:\n\nnested agents\n' }]);
+
+    const withClaude = tree({ '/r/CLAUDE.md': 'claude', '/r/AGENTS.md': 'agents', '/r/sub/AGENTS.md': 'nested agents', '/r/sub/x.ts': '' });
+    const c2 = chainOf(withClaude, 'claude-code', '/r/sub/x.ts', { launchDir: '/r' });
+    assert.equal(startText(c2), block(entry('/r/CLAUDE.md', PROJECT, 'claude')));
+    assert.deepEqual(c2.onRead, []);
+    assert.deepEqual(c2.sources.filter((s) => s.path.endsWith('AGENTS.md')).map((s) => s.status), ['excluded', 'excluded']);
+
+    // An empty CLAUDE.md does not count.
+    const empty = tree({ '/r/CLAUDE.md': '  \n', '/r/AGENTS.md': 'agents' });
+    assert.equal(startText(chainOf(empty, 'claude-code', '/r', { launchDir: '/r' })), block(entry('/r/AGENTS.md', PROJECT, 'agents')));
+  });
+
+  it('no size cut: a 45,000-char file loads whole and is flagged', () => {
+    const t = tree({ '/r/CLAUDE.md': 'x'.repeat(45_000) });
+    const c = chainOf(t, 'claude-code', '/r', { launchDir: '/r' });
+    assert.equal(c.sources[0].status, 'loaded');
+    assert.equal(c.sources[0].injectedChars, 45_000);
+    assert.ok(c.diagnostics.some((d) => d.code === 'large-file'));
+  });
+
+  it('a symlinked CLAUDE.md loads its target text once, under the link path', () => {
+    const t = tree({ '/r/AGENTS.md': 'shared text', '/r/docs/CLAUDE.md': 'x' });
+    t.fs.symlink('/r/CLAUDE.md', '/r/AGENTS.md');
+    const c = chainOf(t, 'claude-code', '/r', { launchDir: '/r' });
+    assert.equal(startText(c), block(entry('/r/CLAUDE.md', PROJECT, 'shared text')));
+  });
+
+  it('empty files yield no entry; with none at all the reminder is absent', () => {
+    const t = tree({ '/r/CLAUDE.md': '', '/r/CLAUDE.local.md': '<!-- only a comment -->\n' });
+    const c = chainOf(t, 'claude-code', '/r', { launchDir: '/r' });
+    assert.deepEqual(c.start, []);
+    assert.deepEqual(statuses(c), ['excluded /r/CLAUDE.md', 'excluded /r/CLAUDE.local.md']);
+  });
+
+  it('claudeMdExcludes drops project files', () => {
+    const t = tree({ '/r/CLAUDE.md': 'keep', '/r/CLAUDE.local.md': 'drop', '/r/.claude/settings.json': JSON.stringify({ claudeMdExcludes: ['**/CLAUDE.local.md'] }) });
+    const c = chainOf(t, 'claude-code', '/r', { launchDir: '/r' });
+    assert.deepEqual(statuses(c), ['loaded /r/CLAUDE.md', 'excluded /r/CLAUDE.local.md']);
+  });
+
+  it('rules load in the file system listing order, sub-folders in place', () => {
+    const t = tree({ '/r/.claude/rules/z.md': 'z', '/r/.claude/rules/sub/m.md': 'm', '/r/.claude/rules/a.md': 'a' });
+    const c = chainOf(t, 'claude-code', '/r', { launchDir: '/r' });
+    assert.deepEqual(statuses(c), ['loaded /r/.claude/rules/z.md', 'loaded /r/.claude/rules/sub/m.md', 'loaded /r/.claude/rules/a.md']);
+  });
+});
