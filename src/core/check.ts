@@ -80,7 +80,8 @@ export function check(host: Host, root: string, profiles: readonly Profile[], op
   root = path.resolve(root);
   const { files, via } = listFiles(host, root);
   const patterns = [...new Set(profiles.flatMap((p) => p.filePatterns))];
-  const instructionFiles = files.filter((f) => micromatch.isMatch(f, patterns, { dot: true }));
+  const isInstruction = micromatch.matcher(patterns, { dot: true });
+  const instructionFiles = files.filter((f) => isInstruction(f));
   const launchDir = host.git.root(root) ?? root;
   // The folder each file governs: its own, or the one above a dot-folder (.claude/rules/x.md → .).
   const dirs = instructionFiles.map((f) => {
@@ -91,6 +92,17 @@ export function check(host: Host, root: string, profiles: readonly Profile[], op
   const targets = [...new Set([root, ...dirs])].filter((d) => d === launchDir || d.startsWith(launchDir + '/'));
   const diagnostics: Diagnostic[] = [];
   const globChecked = new Set<string>();
+  const scoped = new Map<string, string[]>();
+  /** The listed files below a folder, relative to it. */
+  const filesUnder = (dir: string): string[] => {
+    let list = scoped.get(dir);
+    if (!list) {
+      const prefix = relativeInside(root, dir);
+      list = prefix === undefined ? [] : prefix === '' ? files : files.filter((f) => f.startsWith(prefix + '/')).map((f) => f.slice(prefix.length + 1));
+      scoped.set(dir, list);
+    }
+    return list;
+  };
   for (const profile of profiles) {
     for (const target of targets) {
       const chain = resolveChain({ profile, target, launchDir, home: opts.home, env: opts.env, settings: opts.settings?.[profile.id] }, host);
@@ -99,7 +111,7 @@ export function check(host: Host, root: string, profiles: readonly Profile[], op
       for (const s of chain.sources) {
         if (!s.globs || globChecked.has(`${s.path}\0${s.scope}`) || !s.path.startsWith(root + '/')) continue;
         globChecked.add(`${s.path}\0${s.scope}`);
-        const inScope = files.map((f) => relativeInside(s.scope, path.join(root, f))).filter((f): f is string => !!f);
+        const inScope = filesUnder(s.scope);
         const dead = s.globs.filter((g) => !inScope.some((f) => matchesAny(f, [g], { basenameAnywhere: profile.id === 'claude-code', folders: profile.id === 'claude-code' })));
         if (dead.length) {
           diagnostics.push(diag('glob-no-match', s.path, `${dead.map((g) => `"${g}"`).join(', ')} ${dead.length === 1 ? 'matches' : 'match'} no file under ${path.relative(root, s.scope) || '.'}; ${profile.agent} will never load this rule for ${dead.length === s.globs.length ? 'any file' : 'those patterns'}.`));

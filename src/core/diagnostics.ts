@@ -29,6 +29,8 @@ export const RULES = {
   'skill-invalid': { severity: 'warning', title: 'Skill not listed' },
   'rule-invalid': { severity: 'warning', title: 'Rule skipped' },
   'not-loaded': { severity: 'info', title: 'Instruction file this agent does not read' },
+  'config-invalid': { severity: 'error', title: 'Agent setting the agent rejects or ignores' },
+  deprecated: { severity: 'info', title: 'Deprecated instruction file' },
 } as const satisfies Record<string, { severity: Severity; title: string }>;
 
 export type RuleCode = keyof typeof RULES;

@@ -40,7 +40,13 @@ export function parseFrontmatter(text: string): Frontmatter | undefined {
       bodyLine,
     };
   }
-  const value: unknown = doc.toJS();
+  // toJS throws on some documents that parse, e.g. an unresolved alias (`globs: **/*.ts`).
+  let value: unknown;
+  try {
+    value = doc.toJS();
+  } catch (e) {
+    return { data: undefined, error: { message: (e as Error).message.split('\n')[0], line: 1, column: 0 }, raw, body, bodyLine };
+  }
   const data = value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : value == null ? {} : undefined;
   return { data, raw, body, bodyLine };
 }

@@ -14,6 +14,15 @@ export interface GitIndex {
   trackedFiles(root: string, pathspecs?: readonly string[]): string[] | undefined;
   /** The blob of `file` at `rev` (default HEAD); undefined when it is not there. */
   committedText(root: string, file: string, rev?: string): string | undefined;
+  /**
+   * The revision of the default branch, for agents that read only what is committed there:
+   * `origin/HEAD`'s target, else `main`, else `master`, else `HEAD`. Optional (added later).
+   */
+  defaultBranch?(root: string): string;
+  /** Files (absolute) in the tree of `rev`; undefined when `rev` cannot be read. Optional (added later). */
+  committedFiles?(root: string, rev: string): string[] | undefined;
+  /** The commit id `rev` points to; undefined when it does not resolve. Optional (added later). */
+  commitOf?(root: string, rev: string): string | undefined;
 }
 
 /** Nearest ancestor (or `dir` itself) holding a `.git` file or directory. */
@@ -38,12 +47,32 @@ export class CliGitIndex implements GitIndex {
     return out
       .split('\0')
       .filter(Boolean)
-      .map((rel) => path.join(root, rel));
+      .map((rel) => (path.sep === "/" ? `${root}/${rel}` : path.join(root, rel)));
   }
 
   committedText(root: string, file: string, rev = 'HEAD'): string | undefined {
     const rel = path.relative(root, file).split(path.sep).join('/');
     return run(root, ['show', `${rev}:${rel}`]);
+  }
+
+  defaultBranch(root: string): string {
+    const remote = run(root, ['symbolic-ref', '--quiet', 'refs/remotes/origin/HEAD'])?.trim();
+    if (remote) return remote.replace(/^refs\/remotes\//, '');
+    for (const name of ['main', 'master']) if (run(root, ['rev-parse', '--verify', '--quiet', `refs/heads/${name}`]) !== undefined) return name;
+    return 'HEAD';
+  }
+
+  committedFiles(root: string, rev: string): string[] | undefined {
+    const out = run(root, ['ls-tree', '-r', '-z', '--name-only', rev]);
+    if (out === undefined) return undefined;
+    return out
+      .split('\0')
+      .filter(Boolean)
+      .map((rel) => (path.sep === "/" ? `${root}/${rel}` : path.join(root, rel)));
+  }
+
+  commitOf(root: string, rev: string): string | undefined {
+    return run(root, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`])?.trim() || undefined;
   }
 }
 
@@ -52,12 +81,16 @@ function run(cwd: string, args: string[]): string | undefined {
   return r.status === 0 ? r.stdout : undefined;
 }
 
-/** A fixed index for unit tests: tracked paths and committed texts given up front. */
+/**
+ * A fixed index for unit tests: tracked paths and committed texts given up front. The committed
+ * texts are the default branch's tree; `refs` names that branch and its commit.
+ */
 export class MemoryGitIndex implements GitIndex {
   constructor(
     private readonly fs: FileSystem,
     private readonly tracked: ReadonlySet<string> = new Set(),
     private readonly committed: ReadonlyMap<string, string> = new Map(),
+    private readonly refs: { defaultBranch?: string; commit?: string } = {},
   ) {}
 
   root(dir: string): string | undefined {
@@ -70,5 +103,17 @@ export class MemoryGitIndex implements GitIndex {
 
   committedText(_root: string, file: string): string | undefined {
     return this.committed.get(file);
+  }
+
+  defaultBranch(): string {
+    return this.refs.defaultBranch ?? 'main';
+  }
+
+  committedFiles(root: string): string[] | undefined {
+    return [...this.committed.keys()].filter((p) => p.startsWith(root.endsWith('/') ? root : root + '/'));
+  }
+
+  commitOf(): string | undefined {
+    return this.refs.commit;
   }
 }

@@ -13,6 +13,9 @@ export interface GlobOptions {
 
 /** `target` relative to `base` with `/` separators, or undefined when it is outside `base`. */
 export function relativeInside(base: string, target: string): string | undefined {
+  // Fast path for the common case (normalized absolute paths), used on every file of large trees.
+  if (target.startsWith(base) && target.charCodeAt(base.length) === 47 && !target.includes('/..') && path.sep === '/') return target.slice(base.length + 1);
+  if (base === '/' && target.startsWith('/') && !target.includes('/..')) return target.slice(1);
   const rel = path.relative(base, target);
   if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return rel === '' ? '' : undefined;
   return rel.split(path.sep).join('/');
@@ -30,13 +33,27 @@ export function matchesAny(rel: string, globs: readonly string[], opts: GlobOpti
   const candidates = [rel];
   if (opts.folders) for (let i = rel.lastIndexOf('/'); i > 0; i = rel.lastIndexOf('/', i - 1)) candidates.push(rel.slice(0, i));
   return globs.some((g) => {
-    try {
-      const re = micromatch.makeRe(expand(g, opts), { dot: true, nocase: opts.nocase });
-      return candidates.some((c) => re.test(c));
-    } catch {
-      return false;
-    }
+    const re = compiled(g, opts);
+    return re !== undefined && candidates.some((c) => re.test(c));
   });
+}
+
+/** Compiled globs, kept: the same few patterns are tested against many paths. */
+const cache = new Map<string, RegExp | undefined>();
+
+function compiled(glob: string, opts: GlobOptions): RegExp | undefined {
+  const key = `${opts.basenameAnywhere ? 1 : 0}${opts.nocase ? 1 : 0}${glob}`;
+  if (!cache.has(key)) {
+    let re: RegExp | undefined;
+    try {
+      re = micromatch.makeRe(expand(glob, opts), { dot: true, nocase: opts.nocase });
+    } catch {
+      re = undefined;
+    }
+    if (cache.size > 5000) cache.clear();
+    cache.set(key, re);
+  }
+  return cache.get(key);
 }
 
 /** Why a glob is invalid, or undefined when it is fine. */

@@ -1,9 +1,10 @@
 import type { Profile } from './profile';
 import { claudeCode } from './profiles/claudeCode';
 import { clawCode, clawCodeHead } from './profiles/clawCode';
+import { codex } from './profiles/codex';
 
 /** Every agent profile, in the order the CLI and the extension list them. */
-export const PROFILES: readonly Profile[] = [claudeCode, clawCode, clawCodeHead];
+export const PROFILES: readonly Profile[] = [claudeCode, clawCode, clawCodeHead, codex];
 
 export function findProfile(id: string): Profile | undefined {
   return PROFILES.find((p) => p.id === id);
