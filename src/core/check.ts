@@ -80,8 +80,8 @@ export function check(host: Host, root: string, profiles: readonly Profile[], op
   root = path.resolve(root);
   const { files, via } = listFiles(host, root);
   const patterns = [...new Set(profiles.flatMap((p) => p.filePatterns))];
-  const isInstruction = micromatch.matcher(patterns, { dot: true });
-  const instructionFiles = files.filter((f) => isInstruction(f));
+  const matchers = patterns.map((p) => micromatch.matcher(p, { dot: true }));
+  const instructionFiles = files.filter((f) => matchers.some((m) => m(f)));
   const launchDir = host.git.root(root) ?? root;
   // The folder each file governs: its own, or the one above a dot-folder (.claude/rules/x.md → .).
   const dirs = instructionFiles.map((f) => {
