@@ -89,7 +89,8 @@ export function stripBlockComments(text: string): { text: string; removed: { sta
     if (start < 0) continue;
     const end = start + token.raw.length;
     cursor = end;
-    if (!isCommentHtml(token)) continue;
+    // Observed on Claude Code 2.1.332: a comment line indented by 1-3 spaces is kept.
+    if (!isCommentHtml(token) || !token.raw.startsWith('<!--')) continue;
     const residue = normalized.slice(start, end).replace(COMMENT, '');
     out += normalized.slice(last, start) + (residue.trim() ? residue : '');
     last = end;

@@ -62,8 +62,10 @@ function resolve(ctx: ResolveContext): ProfileResult {
   const maxFiles = setting(ctx, 'maxFiles');
   const maxFileBytes = setting(ctx, 'maxFileBytes');
   const maxTotalBytes = setting(ctx, 'maxTotalBytes');
-  const root = ctx.git.root(ctx.launchDir) ?? ctx.launchDir;
-  const tracked = ctx.git.trackedFiles(root);
+  const gitRoot = ctx.git.root(ctx.launchDir);
+  const root = gitRoot ?? ctx.launchDir;
+  // `git ls-files` fails outside a repository: then no nested file is read.
+  const tracked = gitRoot ? ctx.git.trackedFiles(gitRoot) : undefined;
   const start: RenderPart[] = [];
 
   const base = (file: string, extra: Partial<Source>): Source => ({

@@ -424,8 +424,9 @@ function resolve(ctx: ResolveContext): ProfileResult {
     where: 'after-tool-result',
     text: `<system-reminder>\nContents of ${e.source.path}:\n\n${e.content}\n</system-reminder>${i < readBlocks.length - 1 ? '\n' : ''}`,
   }));
-  // With the AGENTS.md fallback, a nested AGENTS.md arrives as hook context in a system message.
-  for (const e of nestedAgents) onRead.push({ where: 'message', text: `tool.call hook additional context: Contents of ${e.source.path}:\n\n${e.content}\n` });
+  // With the AGENTS.md fallback, a nested AGENTS.md arrives as hook context in a `role: system`
+  // message after the tool result.
+  for (const e of nestedAgents) onRead.push({ where: 'after-tool-result', text: `tool.call hook additional context: Contents of ${e.source.path}:\n\n${e.content}` });
 
   const used = start.reduce((n, e) => n + charCount(e.content.trim()), 0);
   return {

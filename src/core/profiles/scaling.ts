@@ -368,6 +368,7 @@ function resolve(ctx: ResolveContext): ProfileResult {
 
   const skillItems: { source: Source; name?: string; description?: string; diagnostics: Diagnostic[] }[] = [];
   const skillFiles: string[] = [];
+  const workOnlySkills: typeof skillItems = [];
   for (const dir of SKILL_DIRS) {
     const files = (committedList ?? [])
       .filter((f) => {
@@ -380,7 +381,7 @@ function resolve(ctx: ResolveContext): ProfileResult {
     for (const e of ctx.fs.readDir(path.join(root, dir))) {
       const f = path.join(root, dir, e.name, 'SKILL.md');
       if (e.type === 'dir' && !files.includes(f) && ctx.fs.stat(f)?.type === 'file') {
-        skillItems.push({ source: base(f, 'skill', root, { ...sizes(workText(f) ?? ''), status: 'excluded', reason: absent }), diagnostics: notCommitted(f, undefined) });
+        workOnlySkills.push({ source: base(f, 'skill', root, { ...sizes(workText(f) ?? ''), status: 'excluded', reason: absent }), diagnostics: notCommitted(f, undefined) });
       }
     }
   }
@@ -451,6 +452,8 @@ function resolve(ctx: ResolveContext): ProfileResult {
     });
   }
 
+  skillItems.push(...workOnlySkills);
+
   // ---- The chain ------------------------------------------------------------------------
 
   const start: RenderPart[] = [];
@@ -466,7 +469,9 @@ function resolve(ctx: ResolveContext): ProfileResult {
   };
   for (const it of rootItems) {
     add(it);
-    if (it.content !== undefined && (it.source.status === 'loaded' || it.source.status === 'truncated')) start.push({ where: 'system', text: it.content });
+    // A file left with nothing once its import lines are gone (a CLAUDE.md holding only
+    // @AGENTS.md) gives the agent nothing: no part.
+    if (it.content?.trim() && (it.source.status === 'loaded' || it.source.status === 'truncated')) start.push({ where: 'system', text: it.content });
   }
   // Directories on the way to the target, outermost first; guidance only in the work tree is not read.
   const pathDirs = isUnder(targetDir, root) ? dirsBelow(root, targetDir) : [];
@@ -487,7 +492,7 @@ function resolve(ctx: ResolveContext): ProfileResult {
     for (const it of g.items) {
       if (it.top && it.source.status === 'on-read') onRead.push({ where: 'message', text: `Following ${rel(it.source.path)} for work in ${rel(g.dir)}/` });
     }
-    for (const it of g.items) if (it.source.status === 'on-read' && it.content !== undefined) onRead.push({ where: 'after-tool-result', text: it.content });
+    for (const it of g.items) if (it.source.status === 'on-read' && it.content?.trim()) onRead.push({ where: 'after-tool-result', text: it.content });
   }
   for (const s of skillItems) {
     sources.push(s.source);

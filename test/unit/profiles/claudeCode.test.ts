@@ -176,15 +176,15 @@ describe('claude-code', () => {
   });
 
   it('removes block and multi-line HTML comments, keeps inline ones and those in code', () => {
-    const t = tree({ '/r/CLAUDE.md': '# T\n\n<!-- gone -->\nkeep <!-- inline --> this\n\n<!--\nmulti\n-->\n```\n<!-- in code -->\n```\nend\n' });
-    assert.equal(startText(chainOf(t, 'claude-code', '/r', { launchDir: '/r' })), block(entry('/r/CLAUDE.md', PROJECT, '# T\n\nkeep <!-- inline --> this\n\n```\n<!-- in code -->\n```\nend')));
+    const t = tree({ '/r/CLAUDE.md': '# T\n\n<!-- gone -->\nkeep <!-- inline --> this\n\n<!--\nmulti\n-->\n```\n<!-- in code -->\n```\n  <!-- indented: kept -->\nend\n' });
+    assert.equal(startText(chainOf(t, 'claude-code', '/r', { launchDir: '/r' })), block(entry('/r/CLAUDE.md', PROJECT, '# T\n\nkeep <!-- inline --> this\n\n```\n<!-- in code -->\n```\n  <!-- indented: kept -->\nend')));
   });
 
   it('AGENTS.md is a fallback for the whole chain', () => {
     const only = tree({ '/r/AGENTS.md': 'agents', '/r/.claude/rules/a.md': 'rule', '/r/sub/AGENTS.md': 'nested agents', '/r/sub/x.ts': '' });
     const c = chainOf(only, 'claude-code', '/r/sub/x.ts', { launchDir: '/r' });
     assert.equal(startText(c), block(entry('/r/.claude/rules/a.md', PROJECT, 'rule'), entry('/r/AGENTS.md', PROJECT, 'agents')));
-    assert.deepEqual(c.onRead, [{ where: 'message', text: 'tool.call hook additional context: Contents of /r/sub/AGENTS.md:\n\nnested agents\n' }]);
+    assert.deepEqual(c.onRead, [{ where: 'after-tool-result', text: 'tool.call hook additional context: Contents of /r/sub/AGENTS.md:\n\nnested agents' }]);
 
     const withClaude = tree({ '/r/CLAUDE.md': 'claude', '/r/AGENTS.md': 'agents', '/r/sub/AGENTS.md': 'nested agents', '/r/sub/x.ts': '' });
     const c2 = chainOf(withClaude, 'claude-code', '/r/sub/x.ts', { launchDir: '/r' });

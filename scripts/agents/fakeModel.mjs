@@ -1,0 +1,327 @@
+// A fake model API on 127.0.0.1 that speaks the four wire protocols the agent CLIs use, so
+// their real requests can be captured:
+//   - Anthropic Messages (Claude Code): POST /v1/messages[?beta=true], SSE or JSON;
+//     POST /v1/messages/count_tokens.
+//   - OpenAI Responses (Codex): POST …/responses, SSE.
+//   - Gemini (Gemini CLI): POST …/models/<m>:streamGenerateContent?alt=sse,
+//     …:generateContent (incl. the router's JSON-mode call), …:countTokens.
+//   - OpenAI chat completions (Copilot CLI): POST …/chat/completions, SSE or JSON.
+//   - Anything else (model lists, …): a minimal empty answer, recorded too.
+//
+// Scripted per run: `script.readFile` (absolute path) makes the first *main-turn* request
+// (one that offers the agent's file-reading tool) answer with a call of that tool on that
+// file; every other request gets the plain text "ok" and ends the turn.
+//
+// Never listens on anything but 127.0.0.1.
+import http from 'node:http';
+
+/** Tool names that read one file, per protocol (looked up in the tools each request offers). */
+const READ_TOOLS = {
+  anthropic: ['Read'],
+  gemini: ['read_file'],
+  chat: ['view', 'read_file', 'read', 'str_replace_editor'],
+  responses: ['shell', 'exec_command', 'local_shell', 'shell_command'],
+};
+
+/**
+ * Start the fake model.
+ * @param {{readFile?: string, log?: (m: string) => void}} [script]
+ * @returns {Promise<{port: number, url: string, calls: Array<{method: string, url: string, headers: object, body: any, raw: string, at: number, answer: string}>, close: () => Promise<void>, toolCalls: Array<object>}>}
+ */
+export async function startFakeModel(script = {}) {
+  const calls = [];
+  const toolCalls = [];
+  let toolCallDone = false;
+  let seq = 0;
+
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      let body = null;
+      if (raw) {
+        try { body = JSON.parse(raw); } catch { body = raw; }
+      }
+      const call = { method: req.method, url: req.url, headers: req.headers, body, raw, at: Date.now(), answer: '' };
+      calls.push(call);
+      try {
+        route(req, res, call);
+      } catch (e) {
+        call.answer = 'error: ' + e.message;
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: String(e.message) } }));
+      }
+    });
+  });
+
+  /** Should this main-turn request be answered with a read of script.readFile? */
+  function wantToolCall(protocol, body) {
+    if (!script.readFile || toolCallDone) return null;
+    const tool = findReadTool(protocol, body);
+    if (!tool) return null;
+    toolCallDone = true;
+    return tool;
+  }
+
+  function route(req, res, call) {
+    const u = new URL(req.url, 'http://127.0.0.1');
+    const p = u.pathname;
+    const body = call.body && typeof call.body === 'object' ? call.body : {};
+    const id = ++seq;
+
+    if (req.method === 'POST' && /\/messages\/count_tokens$/.test(p)) {
+      call.answer = 'count_tokens';
+      return json(res, { input_tokens: 1 });
+    }
+    if (req.method === 'POST' && /\/messages$/.test(p)) {
+      const tool = wantToolCall('anthropic', body);
+      const args = tool ? { [tool.pathArg]: script.readFile } : null;
+      if (tool) toolCalls.push({ protocol: 'anthropic', name: tool.name, args });
+      call.answer = tool ? `tool:${tool.name}` : 'text';
+      return anthropic(res, body, id, tool ? { name: tool.name, args } : null);
+    }
+    if (req.method === 'POST' && /\/responses$/.test(p)) {
+      const tool = wantToolCall('responses', body);
+      const args = tool ? shellArgs(tool, script.readFile) : null;
+      if (tool) toolCalls.push({ protocol: 'responses', name: tool.name, args });
+      call.answer = tool ? `tool:${tool.name}` : 'text';
+      return responses(res, body, id, tool ? { name: tool.name, args, type: tool.type } : null);
+    }
+    if (req.method === 'POST' && /:(streamGenerateContent|generateContent)$/.test(p)) {
+      const stream = /:streamGenerateContent$/.test(p);
+      const cfg = body.generationConfig || body.config || {};
+      if (cfg.responseMimeType === 'application/json' || cfg.responseJsonSchema || cfg.responseSchema) {
+        call.answer = 'json';
+        const obj = sampleFromSchema(cfg.responseJsonSchema || cfg.responseSchema || {});
+        return gemini(res, stream, JSON.stringify(obj), null);
+      }
+      const tool = wantToolCall('gemini', body);
+      const args = tool ? { [tool.pathArg]: script.readFile } : null;
+      if (tool) toolCalls.push({ protocol: 'gemini', name: tool.name, args });
+      call.answer = tool ? `tool:${tool.name}` : 'text';
+      return gemini(res, stream, 'ok', tool ? { name: tool.name, args } : null);
+    }
+    if (req.method === 'POST' && /:countTokens$/.test(p)) {
+      call.answer = 'countTokens';
+      return json(res, { totalTokens: 1 });
+    }
+    if (req.method === 'POST' && /\/chat\/completions$/.test(p)) {
+      const tool = wantToolCall('chat', body);
+      const args = tool ? { [tool.pathArg]: script.readFile } : null;
+      if (tool) toolCalls.push({ protocol: 'chat', name: tool.name, args });
+      call.answer = tool ? `tool:${tool.name}` : 'text';
+      return chat(res, body, id, tool ? { name: tool.name, args } : null);
+    }
+    if (req.method === 'GET' && /\/models$/.test(p)) {
+      call.answer = 'models';
+      const model = { id: 'gpt-4.1', object: 'model', created: 0, owned_by: 'fake', name: 'models/gemini-2.5-pro', slug: 'gpt-4.1' };
+      return json(res, { object: 'list', data: [model], models: [] });
+    }
+    if (req.method === 'GET' && /\/models\/[^/]+$/.test(p)) {
+      call.answer = 'model';
+      return json(res, { id: decodeURIComponent(p.split('/').pop()), object: 'model', created: 0, owned_by: 'fake' });
+    }
+    call.answer = '404';
+    res.writeHead(404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: { type: 'not_found_error', message: `fake model: no route for ${req.method} ${p}` } }));
+  }
+
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const port = server.address().port;
+  return {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    calls,
+    toolCalls,
+    close: () => new Promise((resolve) => {
+      server.closeAllConnections?.();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+/**
+ * Find the file-reading tool offered in a request and the name of its path argument.
+ * @returns {{name: string, pathArg: string, type?: string, schema?: any} | null}
+ */
+export function findReadTool(protocol, body) {
+  const tools = listTools(protocol, body);
+  if (!tools.length) return null;
+  for (const want of READ_TOOLS[protocol]) {
+    const t = tools.find((x) => x.name === want);
+    if (!t) continue;
+    if (protocol === 'responses') return { name: t.name, pathArg: 'command', type: t.type, schema: t.schema };
+    return { name: t.name, pathArg: pathArgOf(t.schema), schema: t.schema };
+  }
+  return null;
+}
+
+/** Tools of a request as {name, schema, type}. */
+export function listTools(protocol, body) {
+  if (!body || typeof body !== 'object') return [];
+  if (protocol === 'gemini') {
+    const out = [];
+    for (const t of body.tools || []) {
+      for (const d of t.functionDeclarations || []) out.push({ name: d.name, schema: d.parametersJsonSchema || d.parameters || {} });
+    }
+    return out;
+  }
+  return (body.tools || []).map((t) => {
+    if (t.function) return { name: t.function.name, schema: t.function.parameters || {}, type: t.type };
+    return { name: t.name || t.type, schema: t.input_schema || t.parameters || {}, type: t.type };
+  });
+}
+
+function pathArgOf(schema) {
+  const props = Object.keys(schema?.properties || schema?.Properties || {});
+  const required = schema?.required || [];
+  const pathy = (k) => /path|file/i.test(k);
+  return required.find(pathy) || props.find(pathy) || required[0] || props[0] || 'path';
+}
+
+function shellArgs(tool, file) {
+  const props = tool.schema?.properties || {};
+  if (tool.type === 'local_shell') return { command: ['cat', file] };
+  if ('cmd' in props) return { cmd: `cat '${file}'` };
+  if ('command' in props && props.command.type === 'string') return { command: `cat '${file}'` };
+  return { command: ['cat', file] };
+}
+
+/** A minimal JSON value satisfying a (simple) JSON schema — for Gemini's JSON-mode calls. */
+export function sampleFromSchema(schema) {
+  if (!schema || typeof schema !== 'object') return {};
+  const type = String(schema.type || '').toLowerCase();
+  if (schema.enum?.length) {
+    // The router's model_choice: prefer the flash model so the run stays cheap in a real world.
+    return schema.enum.find((v) => /flash/i.test(String(v))) ?? schema.enum[0];
+  }
+  if (type === 'object' || schema.properties) {
+    const out = {};
+    for (const [k, v] of Object.entries(schema.properties || {})) out[k] = sampleFromSchema(v);
+    return out;
+  }
+  if (type === 'array') return [];
+  if (type === 'boolean') return false;
+  if (type === 'number' || type === 'integer') {
+    const lo = schema.minimum ?? (schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 1 : undefined);
+    return lo ?? schema.maximum ?? 0;
+  }
+  return 'ok';
+}
+
+function json(res, obj) {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(obj));
+}
+
+function sse(res) {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  return {
+    event(name, data) { res.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`); },
+    data(data) { res.write(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`); },
+    end() { res.end(); },
+  };
+}
+
+// --- Anthropic Messages -------------------------------------------------------------------
+
+function anthropic(res, body, id, tool) {
+  const model = body.model || 'claude-fake';
+  const usage = { input_tokens: 1, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  const content = tool
+    ? [{ type: 'tool_use', id: `toolu_fake_${id}`, name: tool.name, input: tool.args }]
+    : [{ type: 'text', text: 'ok' }];
+  const stop = tool ? 'tool_use' : 'end_turn';
+  if (!body.stream) {
+    return json(res, { id: `msg_fake_${id}`, type: 'message', role: 'assistant', model, content, stop_reason: stop, stop_sequence: null, usage });
+  }
+  const s = sse(res);
+  s.event('message_start', { type: 'message_start', message: { id: `msg_fake_${id}`, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage } });
+  if (tool) {
+    s.event('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: `toolu_fake_${id}`, name: tool.name, input: {} } });
+    s.event('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: JSON.stringify(tool.args) } });
+  } else {
+    s.event('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
+    s.event('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'ok' } });
+  }
+  s.event('content_block_stop', { type: 'content_block_stop', index: 0 });
+  s.event('message_delta', { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 1 } });
+  s.event('message_stop', { type: 'message_stop' });
+  s.end();
+}
+
+// --- OpenAI Responses (Codex) ----------------------------------------------------------------
+
+function responses(res, body, id, tool) {
+  const model = body.model || 'gpt-fake';
+  const respId = `resp_fake_${id}`;
+  const usage = { input_tokens: 1, input_tokens_details: { cached_tokens: 0 }, output_tokens: 1, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 2 };
+  let item;
+  if (tool && tool.type === 'local_shell') {
+    item = { type: 'local_shell_call', id: `lsh_fake_${id}`, call_id: `call_fake_${id}`, status: 'completed', action: { type: 'exec', command: tool.args.command } };
+  } else if (tool) {
+    item = { type: 'function_call', id: `fc_fake_${id}`, call_id: `call_fake_${id}`, name: tool.name, arguments: JSON.stringify(tool.args), status: 'completed' };
+  } else {
+    item = { type: 'message', id: `msg_fake_${id}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'ok', annotations: [] }] };
+  }
+  const response = { id: respId, object: 'response', created_at: 0, model, status: 'in_progress', output: [] };
+  if (body.stream === false) {
+    return json(res, { ...response, status: 'completed', output: [item], usage });
+  }
+  const s = sse(res);
+  s.event('response.created', { type: 'response.created', response });
+  s.event('response.in_progress', { type: 'response.in_progress', response });
+  s.event('response.output_item.added', { type: 'response.output_item.added', output_index: 0, item: tool ? item : { ...item, status: 'in_progress', content: [] } });
+  if (!tool) {
+    s.event('response.content_part.added', { type: 'response.content_part.added', item_id: item.id, output_index: 0, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
+    s.event('response.output_text.delta', { type: 'response.output_text.delta', item_id: item.id, output_index: 0, content_index: 0, delta: 'ok' });
+    s.event('response.output_text.done', { type: 'response.output_text.done', item_id: item.id, output_index: 0, content_index: 0, text: 'ok' });
+    s.event('response.content_part.done', { type: 'response.content_part.done', item_id: item.id, output_index: 0, content_index: 0, part: { type: 'output_text', text: 'ok', annotations: [] } });
+  }
+  s.event('response.output_item.done', { type: 'response.output_item.done', output_index: 0, item });
+  s.event('response.completed', { type: 'response.completed', response: { ...response, status: 'completed', output: [item], usage } });
+  s.end();
+}
+
+// --- Gemini ------------------------------------------------------------------------------------
+
+function gemini(res, stream, text, tool) {
+  const part = tool ? { functionCall: { name: tool.name, args: tool.args } } : { text };
+  const chunk = {
+    candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
+    usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 1, totalTokenCount: 2 },
+    modelVersion: 'gemini-fake',
+  };
+  if (!stream) return json(res, chunk);
+  const s = sse(res);
+  s.data(chunk);
+  s.end();
+}
+
+// --- OpenAI chat completions (Copilot CLI) --------------------------------------------------
+
+function chat(res, body, id, tool) {
+  const model = body.model || 'gpt-4.1';
+  const base = { id: `chatcmpl-fake-${id}`, object: 'chat.completion.chunk', created: 0, model };
+  const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
+  const toolCall = tool && { id: `call_fake_${id}`, type: 'function', function: { name: tool.name, arguments: JSON.stringify(tool.args) } };
+  if (!body.stream) {
+    const message = tool ? { role: 'assistant', content: null, tool_calls: [toolCall] } : { role: 'assistant', content: 'ok' };
+    return json(res, { ...base, object: 'chat.completion', choices: [{ index: 0, message, finish_reason: tool ? 'tool_calls' : 'stop' }], usage });
+  }
+  const s = sse(res);
+  if (tool) {
+    s.data({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: null, tool_calls: [{ index: 0, ...toolCall }] }, finish_reason: null }] });
+    s.data({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] });
+  } else {
+    s.data({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: 'ok' }, finish_reason: null }] });
+    s.data({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
+  }
+  s.data({ ...base, choices: [], usage });
+  s.data('[DONE]');
+  s.end();
+}

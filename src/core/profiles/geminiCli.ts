@@ -1,0 +1,624 @@
+import * as path from 'node:path';
+import { diag, nearestExisting } from '../diagnostics';
+import type { Diagnostic, RenderPart, Source, SourceKind } from '../model';
+import type { Profile, ProfileResult, ResolveContext } from '../profile';
+import { byteCount, charCount, decodeLossy } from '../text';
+
+/**
+ * Gemini CLI 0.61.0 (`gemini -p`). A port of packages/core `utils/memoryDiscovery.js`,
+ * `utils/memoryImportProcessor.js`, `context/memoryContextManager.js` and `tools/jit-context.js`
+ * as bundled in @google/gemini-cli 0.61.0 ("[bundle]" below: bundle/chunk-JDPZ4CE3.js), checked
+ * against the real CLI on loopback probes ("observed on gemini-cli 0.61.0").
+ *
+ * Global files go to the end of the system instruction, project files (launch dir up to the
+ * project root) to the first user turn, and files below the launch dir are appended to the
+ * read_file result when a file under them is read. Imports (`@path`) are inlined.
+ */
+
+const VERSION = '0.61.0';
+const GEMINI_DIR = '.gemini';
+/** [bundle] memoryTool.js DEFAULT_CONTEXT_FILENAME. */
+const DEFAULT_CONTEXT_FILENAME = 'GEMINI.md';
+/** [bundle] processImports: importState.maxDepth. */
+const MAX_DEPTH = 5;
+/** [bundle] jit-context.js JIT_CONTEXT_PREFIX / JIT_CONTEXT_SUFFIX. */
+const JIT_PREFIX = '\n\n--- Newly Discovered Project Context ---\n';
+const JIT_SUFFIX = '\n--- End Project Context ---';
+
+type Env = { home: string; env: Readonly<Record<string, string | undefined>> };
+
+/** [bundle] paths.js homedir(): GEMINI_CLI_HOME, else the user's home. */
+function geminiHome(env: Env): string {
+  return env.env.GEMINI_CLI_HOME ? path.resolve(env.env.GEMINI_CLI_HOME) : env.home;
+}
+
+function systemSettingsPath(ctx: ResolveContext): string {
+  if (ctx.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH) return ctx.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH;
+  if (ctx.platform === 'darwin') return '/Library/Application Support/GeminiCli/settings.json';
+  if (ctx.platform === 'win32') return 'C:\\ProgramData\\gemini-cli\\settings.json';
+  return '/etc/gemini-cli/settings.json';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Settings: context.fileName, context.importFormat, context.memoryBoundaryMarkers.
+
+interface Settings {
+  fileNames: string[];
+  importFormat: string;
+  markers: string[];
+}
+
+/** strip-json-comments: `//` and `/* *\/` comments outside strings become spaces. */
+function stripJsonComments(s: string): string {
+  let out = '';
+  let inString = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (inString) {
+      out += c;
+      if (c === '\\') out += s[++i] ?? '';
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (c === '"') {
+      inString = true;
+      out += c;
+    } else if (c === '/' && s[i + 1] === '/') {
+      while (i < s.length && s[i] !== '\n') i++;
+      out += '\n';
+    } else if (c === '/' && s[i + 1] === '*') {
+      const end = s.indexOf('*/', i + 2);
+      i = end < 0 ? s.length : end + 1;
+      out += ' ';
+    } else out += c;
+  }
+  return out;
+}
+
+/**
+ * [bundle] settings.js _doLoadSettings + mergeSettings: system defaults < user < workspace
+ * (`<launch dir>/.gemini/settings.json`, not read when the launch dir is the home dir) <
+ * system; these keys are replaced, not merged. Workspace settings count only in a trusted
+ * folder: the profile assumes the folder is trusted (unsure for untrusted folders).
+ * `$VAR` expansion in settings values is not modelled.
+ */
+function readSettings(ctx: ResolveContext, diagnostics: Diagnostic[]): Settings {
+  const home = geminiHome(ctx);
+  const system = systemSettingsPath(ctx);
+  const systemDefaults = ctx.env.GEMINI_CLI_SYSTEM_DEFAULTS_PATH || path.join(path.dirname(system), 'system-defaults.json');
+  const files = [systemDefaults, path.join(home, GEMINI_DIR, 'settings.json')];
+  if (path.resolve(ctx.launchDir) !== path.resolve(home)) files.push(path.join(ctx.launchDir, GEMINI_DIR, 'settings.json'));
+  files.push(system);
+  const merged: Record<string, unknown> = {};
+  for (const file of files) {
+    if (ctx.fs.stat(file)?.type !== 'file') continue;
+    let text: string;
+    try {
+      text = decodeLossy(ctx.fs.readFile(file));
+    } catch {
+      continue;
+    }
+    let data: unknown;
+    try {
+      data = JSON.parse(stripJsonComments(text));
+    } catch (e) {
+      diagnostics.push(diag('config-invalid', file, `Gemini CLI cannot parse this settings file (${(e as Error).message}) and ignores it.`, undefined, undefined, 'warning'));
+      continue;
+    }
+    const context = data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>).context : undefined;
+    if (!context || typeof context !== 'object' || Array.isArray(context)) continue;
+    for (const [k, v] of Object.entries(context as Record<string, unknown>)) if (v !== undefined) merged[k] = v;
+  }
+  // [bundle] config.js: a truthy context.fileName goes through setGeminiMdFilename, which keeps
+  // the names given (trimmed, path.normalize'd, deduplicated) and then appends the current ones
+  // (GEMINI.md): GEMINI.md is always read (observed on gemini-cli 0.61.0).
+  const raw = merged.fileName;
+  const given = raw ? (Array.isArray(raw) ? raw : [raw]).filter((x): x is string => typeof x === 'string') : [];
+  const fileNames: string[] = [];
+  for (const n of given) {
+    const t = n.trim();
+    if (t !== '' && !fileNames.includes(path.normalize(t))) fileNames.push(path.normalize(t));
+  }
+  if (!fileNames.includes(DEFAULT_CONTEXT_FILENAME)) fileNames.push(DEFAULT_CONTEXT_FILENAME);
+  const markers = Array.isArray(merged.memoryBoundaryMarkers) ? merged.memoryBoundaryMarkers.filter((x): x is string => typeof x === 'string') : ['.git'];
+  const importFormat = typeof merged.importFormat === 'string' ? merged.importFormat : 'tree';
+  return { fileNames, importFormat, markers };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The file system as Node's fs.promises sees it, with Node's error messages.
+
+const NODE_ERRORS: Record<string, string> = {
+  ENOENT: 'no such file or directory',
+  ENOTDIR: 'not a directory',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EISDIR: 'illegal operation on a directory',
+  ELOOP: 'too many symbolic links encountered',
+  ENAMETOOLONG: 'name too long',
+  EIO: 'i/o error',
+  EMFILE: 'too many open files',
+};
+
+function nodeMessage(code: string, syscall: string, p?: string): string {
+  return `${code}: ${NODE_ERRORS[code] ?? 'unknown error'}, ${syscall}${p === undefined ? '' : ` '${p}'`}`;
+}
+
+type ReadFile = { ok: true; text: string; bytes: number } | { ok: false; error: string; code: string };
+
+class Disk {
+  constructor(private readonly ctx: ResolveContext) {}
+
+  /** fs.access(p): undefined when it exists (following symlinks), else Node's message. */
+  access(p: string): { code: string; message: string } | undefined {
+    if (this.ctx.fs.stat(p)) return undefined;
+    // A file where a directory is expected anywhere above: ENOTDIR, else ENOENT.
+    for (let d = path.dirname(p); d !== path.dirname(d); d = path.dirname(d)) {
+      const st = this.ctx.fs.stat(d);
+      if (st && st.type !== 'dir') return { code: 'ENOTDIR', message: nodeMessage('ENOTDIR', 'access', p) };
+      if (st) break;
+    }
+    return { code: 'ENOENT', message: nodeMessage('ENOENT', 'access', p) };
+  }
+
+  /** fs.readFile(p, 'utf-8'): lossy UTF-8, a BOM kept. */
+  read(p: string): ReadFile {
+    const st = this.ctx.fs.stat(p);
+    if (st?.type === 'dir') return { ok: false, code: 'EISDIR', error: nodeMessage('EISDIR', 'read') };
+    // A FIFO would block the real CLI; it is never read here (unsure what the user sees).
+    if (st?.type === 'other') return { ok: false, code: 'EIO', error: 'not a regular file' };
+    try {
+      const bytes = this.ctx.fs.readFile(p);
+      return { ok: true, text: decodeLossy(bytes), bytes: bytes.byteLength };
+    } catch (e) {
+      const code = (e as { code?: string }).code ?? 'EIO';
+      return { ok: false, code, error: code === 'EISDIR' ? nodeMessage('EISDIR', 'read') : nodeMessage(code, 'open', p) };
+    }
+  }
+
+  /** [bundle] paths.js robustRealpath: realpath, or the real parent plus the missing name. */
+  realPath(p: string): string {
+    if (this.ctx.fs.stat(p)) return this.ctx.fs.realPath(p);
+    const parent = path.dirname(p);
+    if (parent === p) return p;
+    return path.join(this.realPath(parent), path.basename(p));
+  }
+
+  identity(p: string): string | undefined {
+    const st = this.ctx.fs.stat(p);
+    return st ? (st.id ?? this.ctx.fs.realPath(p)) : undefined;
+  }
+}
+
+/** [bundle] paths.js isSubpath (POSIX: case-sensitive). */
+function isSubpath(parent: string, child: string): boolean {
+  const rel = path.relative(path.resolve(parent), path.resolve(child));
+  return !rel.startsWith(`..${path.sep}`) && rel !== '..' && !path.isAbsolute(rel);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Imports: a port of memoryImportProcessor.js.
+
+interface Ref {
+  start: number;
+  end: number;
+  path: string;
+}
+
+/** [bundle] findImports: `@` at the start or after a space, tab or newline; the path runs to white space and must start with `.`, `/` or an ASCII letter. */
+export function findImports(content: string): Ref[] {
+  const out: Ref[] = [];
+  const ws = (c: string | undefined) => c === ' ' || c === '\t' || c === '\n' || c === '\r';
+  let i = 0;
+  while (i < content.length) {
+    i = content.indexOf('@', i);
+    if (i === -1) break;
+    if (i > 0 && !ws(content[i - 1])) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < content.length && !ws(content[j])) j++;
+    const p = content.slice(i + 1, j);
+    if (p.length > 0 && (p[0] === '.' || p[0] === '/' || /^[A-Za-z]/.test(p))) out.push({ start: i, end: j, path: p });
+    i = j + 1;
+  }
+  return out;
+}
+
+/** [bundle] findCodeRegions: runs of backticks closed by the same run (inline and fenced alike). */
+export function findCodeRegions(content: string): [number, number][] {
+  const out: [number, number][] = [];
+  const re = /(`+)([\s\S]*?)\1/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(content)) !== null) out.push([m.index, m.index + m[0].length]);
+  return out;
+}
+
+/** [bundle] findProjectRoot (import processor): the nearest ancestor holding a marker, else the start dir. */
+function importRoot(ctx: ResolveContext, startDir: string, markers: string[]): string {
+  if (markers.length === 0) return path.resolve(startDir);
+  for (let d = path.resolve(startDir); ; d = path.dirname(d)) {
+    for (const m of markers) {
+      if (path.isAbsolute(m) || m.includes('..')) continue;
+      if (ctx.fs.stat(path.join(d, m))) return d;
+    }
+    if (path.dirname(d) === d) return path.resolve(startDir);
+  }
+}
+
+/** [bundle] findProjectRoot2 (discovery): the nearest ancestor holding a marker, else null. */
+function discoveryRoot(ctx: ResolveContext, startDir: string, markers: string[]): string | undefined {
+  if (markers.length === 0) return undefined;
+  for (let d = path.resolve(startDir); ; d = path.dirname(d)) {
+    for (const m of markers) {
+      if (path.isAbsolute(m) || m.includes('..')) continue;
+      if (ctx.fs.stat(path.join(d, m))) return d;
+    }
+    if (path.dirname(d) === d) return undefined;
+  }
+}
+
+interface Owner {
+  /** The top-level context file the imports belong to. */
+  file: string;
+  scope: string;
+  loads: Source['loads'];
+}
+
+class Loader {
+  readonly sources: Source[] = [];
+  readonly diagnostics: Diagnostic[] = [];
+  private readonly seenSources = new Set<string>();
+  readonly disk: Disk;
+
+  constructor(
+    private readonly ctx: ResolveContext,
+    private readonly settings: Settings,
+  ) {
+    this.disk = new Disk(ctx);
+  }
+
+  addSource(s: Source): void {
+    const key = `${s.path}\0${s.importedBy ?? ''}\0${s.status}\0${s.loads}`;
+    if (this.seenSources.has(key)) return;
+    this.seenSources.add(key);
+    this.sources.push(s);
+  }
+
+  private importSource(owner: Owner, target: string, importer: string, status: Source['status'], reason: string, text?: string): void {
+    const st = this.ctx.fs.stat(target);
+    const size = text !== undefined ? { chars: charCount(text), bytes: byteCount(text) } : { chars: 0, bytes: st?.type === 'file' ? st.size : 0 };
+    this.addSource({
+      path: target, kind: 'import', scope: owner.scope, loads: owner.loads, status, ...size,
+      injectedChars: status === 'loaded' || status === 'on-read' ? size.chars : 0,
+      injectedBytes: status === 'loaded' || status === 'on-read' ? size.bytes : 0,
+      importedBy: importer, reason,
+    });
+  }
+
+  /**
+   * [bundle] processImports, tree format: each `@path` outside code is replaced by the file's
+   * text (its own imports processed) between `<!-- Imported from: p -->` and `<!-- End of
+   * import from: p -->`, or by a comment saying why not. The set of files already processed
+   * holds only the chain of importers (not the top file), so a file imported twice by
+   * siblings is inlined twice, and the top file can be inlined once into itself.
+   */
+  processTree(content: string, basePath: string, file: string, owner: Owner, root: string, depth: number, processed: Set<string>): string {
+    if (depth >= MAX_DEPTH) {
+      for (const ref of this.refsOutsideCode(content)) {
+        this.diagnostics.push(
+          diag('import-depth', file, `Gemini CLI inlines a context file and ${MAX_DEPTH} levels of imports; this file is level ${depth}, so @${ref.path} stays as literal text.`, { text: content, start: ref.start, end: ref.end }),
+        );
+      }
+      return content;
+    }
+    const regions = findCodeRegions(content);
+    let out = '';
+    let last = 0;
+    for (const ref of findImports(content)) {
+      out += content.slice(last, ref.start);
+      last = ref.end;
+      const at = { text: content, start: ref.start, end: ref.end };
+      const p = ref.path;
+      if (regions.some(([s, e]) => ref.start >= s && ref.start < e)) {
+        out += `@${p}`;
+        this.diagnostics.push(diag('import-in-code', file, `Gemini CLI does not expand @${p} here: it is inside code (backticks), so it stays as written.`, at));
+        continue;
+      }
+      const fullPath = path.resolve(basePath, p);
+      if (!this.validate(p, basePath, root)) {
+        out += `<!-- Import failed: ${p} - Path traversal attempt -->`;
+        this.importSource(owner, fullPath, file, 'excluded', `Outside the project root (${root}): Gemini CLI refuses it as a "Path traversal attempt".`);
+        this.diagnostics.push(
+          diag('import-outside', file, `@${p} leaves the project root ${root}: Gemini CLI writes "<!-- Import failed: ${p} - Path traversal attempt -->" instead of the file.`, at, { target: fullPath }),
+        );
+        continue;
+      }
+      if (processed.has(fullPath)) {
+        out += `<!-- File already processed: ${p} -->`;
+        this.importSource(owner, fullPath, file, 'duplicate', 'An import cycle: this file is already being inlined further up, so Gemini CLI writes "File already processed" instead.');
+        this.diagnostics.push(diag('import-cycle', file, `@${p} leads back to a file that is already being inlined: Gemini CLI writes "<!-- File already processed: ${p} -->" instead.`, at, { target: fullPath }));
+        continue;
+      }
+      const missing = this.disk.access(fullPath);
+      const read = missing ? undefined : this.disk.read(fullPath);
+      if (missing || !read?.ok) {
+        const message = missing ? missing.message : (read as { error: string }).error;
+        out += `<!-- Import failed: ${p} - ${message} -->`;
+        if (missing) {
+          const near = nearestExisting(this.ctx.fs, fullPath);
+          const suggestion = near ? path.relative(basePath, near) : undefined;
+          const hint = suggestion ? ` Did you mean @${suggestion}?` : /^[A-Za-z]/.test(p) && !p.includes('/') && !p.includes('.') ? ' To keep an "@word" as plain text, put it in backticks.' : '';
+          this.importSource(owner, fullPath, file, 'missing', `It does not exist: Gemini CLI writes "Import failed … ${missing.code}" in place of the import.`);
+          this.diagnostics.push(
+            diag('import-missing', file, `@${p} points to ${fullPath}, which does not exist: Gemini CLI writes "<!-- Import failed: ${p} - ${message} -->" in its place.${hint}`, at, { target: fullPath, ...(suggestion ? { suggestion } : {}) }),
+          );
+        } else {
+          this.importSource(owner, fullPath, file, 'unreadable', `Gemini CLI cannot read it (${message}) and writes "Import failed" in place of the import.`);
+          this.diagnostics.push(diag('unreadable', file, `@${p} cannot be read (${message}): Gemini CLI writes "<!-- Import failed: ${p} - ${message} -->" in its place.`, at, { target: fullPath }));
+        }
+        continue;
+      }
+      const next = new Set(processed);
+      next.add(fullPath);
+      const inner = this.processTree(read.text, path.dirname(fullPath), fullPath, owner, root, depth + 1, next);
+      out += `<!-- Imported from: ${p} -->\n${inner}\n<!-- End of import from: ${p} -->`;
+      this.importSource(
+        owner, fullPath, file, owner.loads === 'on-read' ? 'on-read' : 'loaded',
+        `Imported by ${path.basename(file)}: inlined in its place between "Imported from" comments${owner.loads === 'on-read' ? ', when Gemini CLI reads a file there' : ''}.`, inner,
+      );
+    }
+    return out + content.slice(last);
+  }
+
+  /**
+   * [bundle] processImports, flat format (`context.importFormat: "flat"`): the file, then each
+   * import (last first, depth first), each once, as `--- File: p ---` blocks; failures are
+   * dropped silently. The first block is named after the file's DIRECTORY (the bundle passes no
+   * current file at the top level).
+   */
+  processFlat(content: string, basePath: string, file: string, owner: Owner, root: string): string {
+    const files: { path: string; content: string }[] = [];
+    const seen = new Set<string>();
+    const visit = (text: string, base: string, filePath: string, importer: string | undefined) => {
+      const normalized = path.normalize(filePath);
+      if (seen.has(normalized)) return;
+      seen.add(normalized);
+      files.push({ path: normalized, content: text });
+      const regions = findCodeRegions(text);
+      const refs = findImports(text);
+      for (let i = refs.length - 1; i >= 0; i--) {
+        const ref = refs[i];
+        const at = { text, start: ref.start, end: ref.end };
+        const diagFile = importer ?? file;
+        if (regions.some(([s, e]) => ref.start >= s && ref.start < e)) {
+          this.diagnostics.push(diag('import-in-code', diagFile, `Gemini CLI does not expand @${ref.path} here: it is inside code (backticks).`, at));
+          continue;
+        }
+        const full = path.normalize(path.resolve(base, ref.path));
+        if (!this.validate(ref.path, base, root)) {
+          this.importSource(owner, full, diagFile, 'excluded', `Outside the project root (${root}): Gemini CLI drops it silently.`);
+          this.diagnostics.push(diag('import-outside', diagFile, `@${ref.path} leaves the project root ${root}: Gemini CLI drops it without a word.`, at, { target: full }));
+          continue;
+        }
+        if (seen.has(full)) continue;
+        const r = this.disk.access(full) ? undefined : this.disk.read(full);
+        if (!r?.ok) {
+          this.importSource(owner, full, diagFile, r ? 'unreadable' : 'missing', 'Gemini CLI cannot read it and drops the import without a word.');
+          this.diagnostics.push(diag('import-missing', diagFile, `@${ref.path} cannot be read (${full}); Gemini CLI drops it without a word.`, at, { target: full }));
+          continue;
+        }
+        this.importSource(owner, full, diagFile, owner.loads === 'on-read' ? 'on-read' : 'loaded', `Imported by ${path.basename(diagFile)}: added as its own "--- File:" block.`, r.text);
+        visit(r.text, path.dirname(full), full, full);
+      }
+    };
+    visit(content, basePath, path.resolve(basePath), undefined);
+    return files.map((f) => `--- File: ${f.path} ---\n${f.content.trim()}\n--- End of File: ${f.path} ---`).join('\n\n');
+  }
+
+  private refsOutsideCode(content: string): Ref[] {
+    const regions = findCodeRegions(content);
+    return findImports(content).filter((r) => !regions.some(([s, e]) => r.start >= s && r.start < e));
+  }
+
+  /** [bundle] validateImportPath: no URLs; the real path must lie inside the real project root. */
+  private validate(importPath: string, basePath: string, root: string): boolean {
+    if (/^(file|https?):\/\//.test(importPath)) return false;
+    let resolved = path.resolve(basePath, importPath);
+    try {
+      resolved = decodeURIComponent(resolved);
+    } catch {
+      /* kept as is */
+    }
+    if (resolved.includes('\0')) return false;
+    const real = this.disk.realPath(path.resolve(resolved));
+    return isSubpath(this.disk.realPath(root), real);
+  }
+
+  /** [bundle] readGeminiMdFiles: read one context file and process its imports. */
+  readContextFile(file: string, owner: Owner, format: string): { ok: true; content: string; text: string; bytes: number } | { ok: false; error: string } {
+    const r = this.disk.read(file);
+    if (!r.ok) return { ok: false, error: r.error };
+    const root = importRoot(this.ctx, path.dirname(file), this.settings.markers);
+    const content = format === 'flat' ? this.processFlat(r.text, path.dirname(file), file, owner, root) : this.processTree(r.text, path.dirname(file), file, owner, root, 0, new Set());
+    return { ok: true, content, text: r.text, bytes: r.bytes };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** [bundle] findUpwardGeminiFiles: from `start` up to `stop` (inclusive), root first; stops at ~/.gemini. */
+function upwardFiles(ctx: ResolveContext, start: string, stop: string, names: string[]): string[] {
+  const out: string[] = [];
+  const globalDir = path.join(geminiHome(ctx), GEMINI_DIR);
+  for (let d = path.resolve(start); ; d = path.dirname(d)) {
+    if (d === globalDir) break;
+    // fs.access(R_OK): anything that exists, a directory included (its read then fails).
+    const found = names.map((n) => path.resolve(d, n)).filter((p) => ctx.fs.stat(p));
+    out.unshift(...found);
+    if (d === path.resolve(stop) || path.dirname(d) === d) break;
+  }
+  return out;
+}
+
+interface Entry {
+  source: Source;
+  /** Processed text (imports inlined), or null when the read failed. */
+  content: string | null;
+}
+
+function resolve(ctx: ResolveContext): ProfileResult {
+  const settingsDiagnostics: Diagnostic[] = [];
+  const settings = readSettings(ctx, settingsDiagnostics);
+  const loader = new Loader(ctx, settings);
+  loader.diagnostics.push(...settingsDiagnostics);
+  const names = settings.fileNames;
+  const home = geminiHome(ctx);
+
+  const makeSource = (p: string, kind: SourceKind, scope: string, loads: Source['loads']): Source => ({
+    path: p, kind, scope, loads, status: 'loaded', chars: 0, bytes: 0, injectedChars: 0, injectedBytes: 0, reason: '',
+  });
+
+  // 1. Paths. Global: ~/.gemini/<name> for each name, in name order. Project: from the launch
+  //    dir up to the project root (the nearest ancestor with a boundary marker, else the launch
+  //    dir alone), deduplicated by device+inode, then SORTED as strings ([bundle]
+  //    getEnvironmentMemoryPaths `unique.sort()`): "/r/Apps/GEMINI.md" comes before
+  //    "/r/GEMINI.md" (observed on gemini-cli 0.61.0; agents.md says root first).
+  const globalPaths = names.map((n) => path.resolve(home, GEMINI_DIR, n)).filter((p) => ctx.fs.stat(p));
+  const ceiling = discoveryRoot(ctx, ctx.launchDir, settings.markers) ?? ctx.launchDir;
+  const upward = upwardFiles(ctx, ctx.launchDir, ceiling, names);
+  const projectIds = new Set<string>();
+  const projectDropped = new Map<string, string>();
+  const projectPaths: string[] = [];
+  for (const p of [...new Set(upward)]) {
+    const id = loader.disk.identity(p);
+    if (id && projectIds.has(id)) {
+      projectDropped.set(p, projectPaths.find((q) => loader.disk.identity(q) === id) ?? '');
+      continue;
+    }
+    if (id) projectIds.add(id);
+    projectPaths.push(p);
+  }
+  projectPaths.sort();
+
+  // 2. Read everything once, deduplicated across global and project by device+inode (first wins).
+  const loadedIds = new Set<string>();
+  const byId = new Map<string, string>();
+  const read = (p: string, kind: SourceKind, scope: string, loads: Source['loads'], where: 'system' | 'user' | 'tool-result'): Entry => {
+    const source = makeSource(p, kind, scope, loads);
+    const id = loader.disk.identity(p);
+    // At start, global and project paths are deduplicated together before reading
+    // ([bundle] loadMemoryContents); on read, against what was loaded at start (step 3).
+    if (loads === 'start' && id) {
+      const first = byId.get(id);
+      if (first !== undefined && first !== p) {
+        source.status = 'duplicate';
+        source.reason = `The same file as ${first} (same device and inode), which Gemini CLI already loaded.`;
+        return { source, content: null };
+      }
+      byId.set(id, p);
+    }
+    const r = loader.readContextFile(p, { file: p, scope, loads }, loads === 'on-read' ? 'tree' : settings.importFormat);
+    if (!r.ok) {
+      source.status = 'unreadable';
+      source.reason = r.error.startsWith('EISDIR') ? 'It is a directory, so Gemini CLI skips it silently.' : `Gemini CLI cannot read it (${r.error}) and skips it with a warning.`;
+      if (!r.error.startsWith('EISDIR')) loader.diagnostics.push(diag('unreadable', p, `Gemini CLI cannot read this file (${r.error}) and skips it.`));
+      return { source, content: null };
+    }
+    if (id) loadedIds.add(id);
+    source.chars = charCount(r.text);
+    source.bytes = r.bytes;
+    const trimmed = r.content.trim();
+    if (trimmed === '') {
+      source.status = 'excluded';
+      source.reason = 'It is empty or only white space, so Gemini CLI leaves it out.';
+      return { source, content: r.content };
+    }
+    source.injectedChars = charCount(trimmed);
+    source.injectedBytes = byteCount(trimmed);
+    const place = where === 'system' ? 'the end of the system instruction' : where === 'user' ? 'the first user turn' : 'the read_file result';
+    source.status = loads === 'on-read' ? 'on-read' : 'loaded';
+    source.reason =
+      kind === 'user'
+        ? `Global context file: trimmed and sent in ${place}, inside <loaded_context>.`
+        : loads === 'on-read'
+          ? `Below the launch directory: Gemini CLI appends it to ${place} the first time it reads a file under ${scope}.`
+          : `Between the project root and the launch directory: trimmed and sent in ${place}, inside <project_context>.`;
+    return { source, content: r.content };
+  };
+
+  const globalEntries: Entry[] = [];
+  for (const p of globalPaths) {
+    const before = loader.sources.length;
+    const e = read(p, 'user', '/', 'start', 'system');
+    loader.sources.splice(before, 0, e.source);
+    globalEntries.push(e);
+  }
+  const projectEntries: Entry[] = [];
+  for (const p of projectPaths) {
+    const before = loader.sources.length;
+    const e = read(p, 'project', path.dirname(p), 'start', 'user');
+    loader.sources.splice(before, 0, e.source);
+    projectEntries.push(e);
+  }
+  for (const [p, first] of projectDropped) {
+    const s = makeSource(p, 'project', path.dirname(p), 'start');
+    s.status = 'duplicate';
+    s.reason = `The same file as ${first} (same device and inode), which Gemini CLI loads instead.`;
+    loader.sources.push(s);
+  }
+
+  // 3. On read of a file at or below the launch dir: every context file from the file's
+  //    directory up to the project root that was not loaded yet (by device+inode), outermost
+  //    first, each name in name order ([bundle] loadJitSubdirectoryMemory); always the tree format.
+  const onReadEntries: Entry[] = [];
+  if (isSubpath(ctx.launchDir, ctx.target)) {
+    const startDir = ctx.fs.stat(ctx.target)?.type === 'dir' ? ctx.target : path.dirname(ctx.target);
+    const seenIds = new Set<string>();
+    for (const p of upwardFiles(ctx, startDir, ceiling, names)) {
+      const id = loader.disk.identity(p);
+      if (id && (loadedIds.has(id) || seenIds.has(id))) continue;
+      if (id) seenIds.add(id);
+      const before = loader.sources.length;
+      const e = read(p, 'project', path.dirname(p), 'on-read', 'tool-result');
+      loader.sources.splice(before, 0, e.source);
+      onReadEntries.push(e);
+    }
+  }
+
+  // 4. Render ([bundle] concatenateInstructions, renderUserMemory, getSessionMemory, appendJitContext).
+  const blocks = (entries: Entry[]) =>
+    entries
+      .filter((e) => e.content !== null && e.content.trim() !== '' && e.source.status !== 'duplicate')
+      .map((e) => `--- Context from: ${e.source.path} ---\n${e.content!.trim()}\n--- End of Context from: ${e.source.path} ---`)
+      .join('\n\n');
+  const globalText = blocks(globalEntries);
+  const projectText = blocks(projectEntries);
+  const jitText = blocks(onReadEntries);
+  const start: RenderPart[] = [];
+  // The global block ends the system instruction, after a fixed "# Contextual Instructions
+  // (<names>)" section the CLI adds only when there is global text (not part of this render).
+  if (globalText) start.push({ where: 'system', text: `<loaded_context>\n${globalText}\n</loaded_context>` });
+  if (projectText) start.push({ where: 'user', text: `<loaded_context>\n<project_context>\n${projectText}\n</project_context>\n</loaded_context>` });
+  const onRead: RenderPart[] = jitText ? [{ where: 'tool-result', text: `${JIT_PREFIX}${jitText}${JIT_SUFFIX}` }] : [];
+
+  return {
+    sources: loader.sources,
+    budget: { unit: 'chars', limit: null, perFile: null, used: charCount(globalText) + charCount(projectText) },
+    diagnostics: loader.diagnostics,
+    start,
+    onRead,
+  };
+}
+
+export const geminiCli: Profile = {
+  id: 'gemini-cli',
+  agent: 'Gemini CLI',
+  agentVersion: VERSION,
+  verified: 'real agent',
+  // context.fileName may name other files; they cannot be known statically.
+  filePatterns: ['**/GEMINI.md'],
+  globalPaths: (env) => [path.join(geminiHome(env), GEMINI_DIR, DEFAULT_CONTEXT_FILENAME), path.join(geminiHome(env), GEMINI_DIR, 'settings.json')],
+  resolve,
+};

@@ -1,0 +1,367 @@
+// The fidelity comparator: does what our CLI says an agent sends (its `parts`) match, byte for
+// byte and in the right place, what the real agent sent (its captured request bodies)?
+//
+//   const r = compare({ requests, parts, instructionTexts, tmpRoot, agent })
+//   r.ok, r.errors (each {kind, message}), r.report (readable, multi-line)
+//
+// parts: [{where, text}] in the order our renderer emits them; where is one of
+//   system            the agent's system prompt (Anthropic `system`, Responses `instructions` and
+//                     developer messages, Gemini `systemInstruction`, chat `role: "system"`)
+//   user              the first user message / turn
+//   tool-result       inside the result of the file-read tool call
+//   after-tool-result a block or message after the tool result (same message or later ones)
+// instructionTexts: [{path, text}] the instruction files of the fixture; any line of them that
+//   the request carries must lie inside some matched part (else the renderer missed a file).
+// tmpRoot: the fixture's temp dir, shown as <tmp> in messages.
+// agent: optional; inferred from the body shape when absent.
+//
+// Which request: the first one that carries a tool result when there is one (it repeats the
+// system prompt and first user message too), else the first one that offers tools (the main
+// turn; e.g. not Gemini's router call), else the last.
+
+export const WHERE = ['system', 'user', 'tool-result', 'after-tool-result'];
+
+/** Infer the wire protocol of a request body. */
+export function protocolOf(body, agent) {
+  const byAgent = { 'claude-code': 'anthropic', codex: 'responses', 'gemini-cli': 'gemini', 'copilot-cli': 'chat' };
+  if (agent && byAgent[agent]) return byAgent[agent];
+  if (!body || typeof body !== 'object') return 'unknown';
+  if (Array.isArray(body.contents) || body.systemInstruction) return 'gemini';
+  if (Array.isArray(body.input)) return 'responses';
+  if (Array.isArray(body.messages)) {
+    if (body.system !== undefined || body.messages.some((m) => Array.isArray(m.content) && m.content.some((c) => c?.type === 'tool_result'))) return 'anthropic';
+    if (body.messages.some((m) => m.role === 'system' && typeof m.content === 'string') || body.messages.some((m) => m.role === 'tool')) return 'chat';
+    return 'anthropic';
+  }
+  return 'unknown';
+}
+
+const textOf = (c) => {
+  if (typeof c === 'string') return c;
+  if (!c || typeof c !== 'object') return null;
+  if (typeof c.text === 'string') return c.text;
+  return null;
+};
+
+/** Push the text pieces of a content value (string | array of blocks) as segments. */
+function pushContent(out, where, path, content) {
+  if (typeof content === 'string') {
+    out.push({ where, path, text: content });
+    return;
+  }
+  if (Array.isArray(content)) {
+    content.forEach((c, i) => {
+      const t = textOf(c);
+      if (t !== null) out.push({ where, path: `${path}[${i}].text`, text: t });
+      else if (c && typeof c === 'object' && c.type === 'tool_result') pushContent(out, where, `${path}[${i}].content`, c.content);
+    });
+  }
+}
+
+/**
+ * Split one request body into text segments, each tagged with its `where`.
+ * Segments no `where` covers (e.g. later user turns before any tool call) get where 'other'.
+ * @returns {{segments: Array<{where: string, path: string, text: string}>, hasToolResult: boolean}}
+ */
+export function segmentsOf(body, protocol) {
+  const out = [];
+  let hasToolResult = false;
+  if (!body || typeof body !== 'object') return { segments: out, hasToolResult };
+  if (protocol === 'anthropic') {
+    if (typeof body.system === 'string') out.push({ where: 'system', path: 'system', text: body.system });
+    else pushContent(out, 'system', 'system', body.system);
+    let seenUser = false;
+    let after = false;
+    (body.messages || []).forEach((m, i) => {
+      const p = `messages[${i}].content`;
+      if (after) return pushContent(out, m.role === 'assistant' ? 'other' : 'after-tool-result', p, m.content);
+      const blocks = Array.isArray(m.content) ? m.content : null;
+      const tr = blocks ? blocks.findIndex((c) => c?.type === 'tool_result') : -1;
+      if (tr >= 0) {
+        hasToolResult = true;
+        after = true;
+        blocks.forEach((c, j) => {
+          const where = j < tr ? 'other' : j === tr ? 'tool-result' : 'after-tool-result';
+          if (c?.type === 'tool_result') pushContent(out, where, `${p}[${j}].content`, c.content);
+          else if (textOf(c) !== null) out.push({ where, path: `${p}[${j}].text`, text: textOf(c) });
+        });
+        return;
+      }
+      if (m.role === 'system') return pushContent(out, 'system', p, m.content);
+      if (m.role === 'user' && !seenUser) {
+        seenUser = true;
+        return pushContent(out, 'user', p, m.content);
+      }
+      pushContent(out, 'other', p, m.content);
+    });
+  } else if (protocol === 'responses') {
+    if (typeof body.instructions === 'string' && body.instructions) out.push({ where: 'system', path: 'instructions', text: body.instructions });
+    let seenUser = false;
+    let after = false;
+    (body.input || []).forEach((item, i) => {
+      const p = `input[${i}]`;
+      if (item.type === 'function_call_output' || item.type === 'custom_tool_call_output' || item.type === 'local_shell_call_output') {
+        if (!after) {
+          hasToolResult = true;
+          after = true;
+          const o = item.output;
+          if (typeof o === 'string') out.push({ where: 'tool-result', path: `${p}.output`, text: o });
+          else pushContent(out, 'tool-result', `${p}.output`, o?.content ?? o);
+          return;
+        }
+      }
+      if (item.type === 'function_call' || item.type === 'local_shell_call') return;
+      const where = after ? (item.role === 'assistant' ? 'other' : 'after-tool-result')
+        : item.role === 'developer' || item.role === 'system' ? 'system'
+        : item.role === 'user' && !seenUser ? 'user' : 'other';
+      if (item.role === 'user' && !after) seenUser = true;
+      if (item.type === 'function_call_output') {
+        out.push({ where, path: `${p}.output`, text: typeof item.output === 'string' ? item.output : JSON.stringify(item.output) });
+        return;
+      }
+      pushContent(out, where, `${p}.content`, item.content);
+    });
+  } else if (protocol === 'gemini') {
+    (body.systemInstruction?.parts || []).forEach((pt, i) => {
+      if (typeof pt.text === 'string') out.push({ where: 'system', path: `systemInstruction.parts[${i}].text`, text: pt.text });
+    });
+    let seenUser = false;
+    let after = false;
+    (body.contents || []).forEach((c, i) => {
+      const first = c.role === 'user' && !seenUser && !after;
+      if (c.role === 'user') seenUser = true;
+      (c.parts || []).forEach((pt, j) => {
+        const p = `contents[${i}].parts[${j}]`;
+        if (pt.functionResponse) {
+          const r = pt.functionResponse.response;
+          const text = typeof r?.output === 'string' ? r.output : JSON.stringify(r);
+          const path = typeof r?.output === 'string' ? `${p}.functionResponse.response.output` : `${p}.functionResponse.response`;
+          if (!after) {
+            hasToolResult = true;
+            after = true;
+            out.push({ where: 'tool-result', path, text });
+          } else out.push({ where: 'after-tool-result', path, text });
+          return;
+        }
+        if (typeof pt.text !== 'string') return;
+        const where = after ? (c.role === 'model' ? 'other' : 'after-tool-result') : first ? 'user' : 'other';
+        out.push({ where, path: `${p}.text`, text: pt.text });
+      });
+    });
+  } else if (protocol === 'chat') {
+    let seenUser = false;
+    let after = false;
+    (body.messages || []).forEach((m, i) => {
+      const p = `messages[${i}].content`;
+      if (m.role === 'tool' && !after) {
+        hasToolResult = true;
+        after = true;
+        return pushContent(out, 'tool-result', p, m.content);
+      }
+      const where = after ? (m.role === 'assistant' ? 'other' : 'after-tool-result')
+        : m.role === 'system' || m.role === 'developer' ? 'system'
+        : m.role === 'user' && !seenUser ? 'user' : 'other';
+      if (m.role === 'user') seenUser = true;
+      pushContent(out, where, p, m.content);
+    });
+  }
+  return { segments: out, hasToolResult };
+}
+
+function offersTools(body) {
+  if (!body || typeof body !== 'object') return false;
+  if (Array.isArray(body.tools) && body.tools.length) {
+    return body.tools.some((t) => t.name || t.function || (t.functionDeclarations && t.functionDeclarations.length));
+  }
+  return false;
+}
+
+/** Pick the request to compare against (see the header). */
+export function pickRequest(requests, protocol) {
+  const bodies = (requests || []).filter((b) => b && typeof b === 'object');
+  for (let i = 0; i < bodies.length; i++) if (segmentsOf(bodies[i], protocol ?? protocolOf(bodies[i])).hasToolResult) return { index: i, body: bodies[i] };
+  for (let i = 0; i < bodies.length; i++) if (offersTools(bodies[i])) return { index: i, body: bodies[i] };
+  return bodies.length ? { index: bodies.length - 1, body: bodies[bodies.length - 1] } : { index: -1, body: null };
+}
+
+// --- readable diffs -------------------------------------------------------------------------
+
+const show = (s, tmpRoot) => {
+  let t = JSON.stringify(s);
+  if (tmpRoot) t = t.split(tmpRoot).join('<tmp>');
+  return t;
+};
+
+function lineCol(s, i) {
+  const before = s.slice(0, i);
+  const line = before.split('\n').length;
+  return { line, col: i - before.lastIndexOf('\n') };
+}
+
+/** Length of the longest prefix of `needle` found in `hay` (binary search; occurrence is monotone). */
+function longestPrefixIn(hay, needle) {
+  let lo = 0;
+  let hi = needle.length;
+  let pos = hay.length ? 0 : -1;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    const p = hay.indexOf(needle.slice(0, mid));
+    if (p >= 0) { lo = mid; pos = p; } else hi = mid - 1;
+  }
+  return { len: lo, pos: lo ? hay.indexOf(needle.slice(0, lo)) : pos };
+}
+
+function longestSuffixIn(hay, needle) {
+  let lo = 0;
+  let hi = needle.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (hay.includes(needle.slice(needle.length - mid))) lo = mid; else hi = mid - 1;
+  }
+  return { len: lo, pos: lo ? hay.indexOf(needle.slice(needle.length - lo)) : -1 };
+}
+
+/** Explain why `expected` is not found in the given segments: the best partial match and the first difference. */
+export function explainMismatch(expected, segments, tmpRoot, ctx = 60) {
+  let best = null;
+  for (const seg of segments) {
+    const pre = longestPrefixIn(seg.text, expected);
+    if (!best || pre.len > best.len) best = { kind: 'prefix', seg, ...pre };
+    const suf = longestSuffixIn(seg.text, expected);
+    if (suf.len > best.len) best = { kind: 'suffix', seg, ...suf };
+  }
+  if (!best || best.len === 0) {
+    return `    not even its first character occurs there${segments.length ? '' : ' (the region is empty: no segment)'}.\n    expected starts ${show(expected.slice(0, ctx * 2), tmpRoot)}`;
+  }
+  const { seg } = best;
+  if (best.kind === 'prefix') {
+    const k = best.len; // first differing index in expected
+    const a = best.pos + k; // the same point in actual
+    const { line, col } = lineCol(expected, k);
+    return [
+      `    longest common prefix: ${k} of ${expected.length} chars, at ${seg.path} offset ${best.pos}; first difference at expected char ${k} (line ${line}, col ${col})`,
+      `    expected: …${show(expected.slice(Math.max(0, k - ctx), k), tmpRoot)} ⟨HERE⟩ ${show(expected.slice(k, k + ctx), tmpRoot)}`,
+      `    actual:   …${show(seg.text.slice(Math.max(0, a - ctx), a), tmpRoot)} ⟨HERE⟩ ${show(seg.text.slice(a, a + ctx), tmpRoot)}`,
+    ].join('\n');
+  }
+  const k = expected.length - best.len; // expected[k..] matched at best.pos
+  const { line, col } = lineCol(expected, k);
+  return [
+    `    longest common suffix: ${best.len} of ${expected.length} chars, at ${seg.path} offset ${best.pos}; the texts differ just before expected char ${k} (line ${line}, col ${col})`,
+    `    expected: …${show(expected.slice(Math.max(0, k - ctx), k), tmpRoot)} ⟨HERE⟩ ${show(expected.slice(k, k + ctx), tmpRoot)}`,
+    `    actual:   …${show(seg.text.slice(Math.max(0, best.pos - ctx), best.pos), tmpRoot)} ⟨HERE⟩ ${show(seg.text.slice(best.pos, best.pos + ctx), tmpRoot)}`,
+  ].join('\n');
+}
+
+// --- the comparison -------------------------------------------------------------------------
+
+const escapeHtml = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&apos;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** The distinctive lines of an instruction file, used to notice its text in a request. */
+export function probeLines(text, minLength = 8) {
+  const seen = new Set();
+  const out = [];
+  for (const raw of String(text).split(/\r?\n/)) {
+    const line = raw.trim();
+    if (line.length < minLength || !/[A-Za-z]{3}/.test(line) || seen.has(line)) continue;
+    seen.add(line);
+    out.push(line);
+  }
+  return out;
+}
+
+/**
+ * @param {object} o
+ * @param {any[]} o.requests          captured request bodies, in order
+ * @param {Array<{where: string, text: string}>} o.parts
+ * @param {Array<{path: string, text: string}>} [o.instructionTexts]
+ * @param {string} [o.tmpRoot]
+ * @param {string} [o.agent]
+ * @returns {{ok: boolean, errors: Array<{kind: string, message: string}>, report: string, requestIndex: number, matches: any[]}}
+ */
+export function compare({ requests, parts, instructionTexts = [], tmpRoot, agent }) {
+  const errors = [];
+  const { index, body } = pickRequest(requests, agent ? protocolOf(null, agent) : undefined);
+  if (!body) {
+    const e = { kind: 'no-request', message: 'the agent sent no request body to compare against' };
+    return { ok: false, errors: [e], report: e.message, requestIndex: -1, matches: [] };
+  }
+  const protocol = protocolOf(body, agent);
+  const { segments } = segmentsOf(body, protocol);
+  const byWhere = (w) => segments.filter((s) => s.where === w);
+
+  // 1. Every part, verbatim, in its region, in order.
+  const matches = [];
+  const cursor = {}; // where -> {seg index within region, offset}
+  (parts || []).forEach((part, pi) => {
+    const label = `part ${pi} (${part.where})`;
+    if (!WHERE.includes(part.where)) {
+      errors.push({ kind: 'bad-where', message: `${label}: unknown where ${JSON.stringify(part.where)}; one of ${WHERE.join(', ')}` });
+      return;
+    }
+    const text = String(part.text ?? '');
+    if (!text) return;
+    const region = byWhere(part.where);
+    const cur = cursor[part.where] ?? { si: 0, off: 0 };
+    let found = null;
+    for (let si = cur.si; si < region.length && !found; si++) {
+      const p = region[si].text.indexOf(text, si === cur.si ? cur.off : 0);
+      if (p >= 0) found = { si, pos: p };
+    }
+    if (found) {
+      const seg = region[found.si];
+      cursor[part.where] = { si: found.si, off: found.pos + text.length };
+      matches.push({ part: pi, where: part.where, path: seg.path, start: found.pos, end: found.pos + text.length, seg });
+      return;
+    }
+    // Not in order: anywhere in the region?
+    for (const seg of region) {
+      const p = seg.text.indexOf(text);
+      if (p >= 0) {
+        errors.push({ kind: 'order', message: `${label} is in ${seg.path} at offset ${p}, but before the part that precedes it — the order differs.\n    part starts ${show(text.slice(0, 80), tmpRoot)}` });
+        matches.push({ part: pi, where: part.where, path: seg.path, start: p, end: p + text.length, seg });
+        return;
+      }
+    }
+    // Elsewhere in the request?
+    const elsewhere = segments.find((s) => s.where !== part.where && s.text.includes(text));
+    const hint = elsewhere ? `\n    (found verbatim in ${elsewhere.where} at ${elsewhere.path} instead)` : '';
+    errors.push({
+      kind: 'missing-part',
+      message: `${label} not found verbatim in the agent's ${part.where} (request ${index}, ${protocol}; ${region.length} segment(s)).${hint}` +
+        (elsewhere ? '' : `\n${explainMismatch(text, region.length ? region : segments, tmpRoot)}`),
+    });
+  });
+
+  // 2. Instruction text the request carries must be inside some part.
+  for (const file of instructionTexts) {
+    const uncovered = [];
+    for (const line of probeLines(file.text)) {
+      for (const variant of new Set([line, escapeHtml(line)])) {
+        for (const seg of segments) {
+          let p = seg.text.indexOf(variant);
+          while (p >= 0) {
+            const covered = matches.some((m) => m.seg === seg && m.start <= p && p + variant.length <= m.end);
+            if (!covered) uncovered.push({ line: variant, seg, pos: p });
+            p = seg.text.indexOf(variant, p + 1);
+          }
+        }
+      }
+    }
+    if (uncovered.length) {
+      const u = uncovered[0];
+      const ctx = 60;
+      errors.push({
+        kind: 'uncovered-text',
+        message: `text of ${file.path} is in the request but in no part: ${show(u.line, tmpRoot)} at ${u.seg.where} ${u.seg.path} offset ${u.pos}` +
+          (uncovered.length > 1 ? ` (+${uncovered.length - 1} more line occurrence(s))` : '') +
+          `\n    around it: …${show(u.seg.text.slice(Math.max(0, u.pos - ctx), u.pos), tmpRoot)} ⟨HERE⟩ ${show(u.seg.text.slice(u.pos, u.pos + u.line.length + ctx), tmpRoot)}`,
+      });
+    }
+  }
+
+  const report = errors.length
+    ? `${errors.length} fidelity problem(s) against request ${index} (${protocol}):\n` + errors.map((e, i) => `${i + 1}. [${e.kind}] ${e.message}`).join('\n')
+    : `all ${parts?.length ?? 0} part(s) found verbatim in request ${index} (${protocol}); no uncovered instruction text`;
+  return { ok: errors.length === 0, errors, report, requestIndex: index, matches: matches.map(({ seg, ...m }) => m) };
+}

@@ -1,0 +1,194 @@
+// The fidelity suite: each REAL agent CLI against a fake model on 127.0.0.1, compared with what
+// our CLI says that agent sends. One `describe` per agent, one `it` per scenario × phase.
+//
+//   node test/agents/run.mjs                 (what `npm run test:agents` runs)
+//   IL_AGENTS=codex,gemini-cli IL_SCENARIOS=imports,basic node test/agents/run.mjs
+//   IL_AGENTS_PARALLEL=2   agents running at once (default 2)
+//   IL_AGENTS_KEEP=1       keep every temp fixture (those of a mismatch or an agent failure are always kept)
+//   IL_AGENTS_CLI=path     our CLI (default dist/cli.js; built with `node scripts/build.mjs` if absent)
+//
+// Per case: lay the scenario out in a temp dir (scripts/agents/materialize.mjs), run
+//   node dist/cli.js render <target> --agent <id> --launch-dir <d> --home <h> --json [--on-read]
+// (target = the scenario's readFile, else the launch dir; contract: prints
+// {agent, agentVersion, parts: [{where, text}]}), run the real agent at start ("start") or with one
+// read of readFile ("on-read"), and compare (test/agents/compare.mjs). On read, the expected parts
+// are the start parts followed by the on-read parts (duplicates dropped), since the request after
+// the tool result still carries the start context.
+// Captures go to test-results/agents/<agent>/<scenario>-<phase>.json, also when the check fails.
+import assert from 'node:assert/strict';
+import { spawnSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, lstatSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { describe, it } from 'node:test';
+import { installAgents, repoRoot } from '../../scripts/agents/install.mjs';
+import { materialize } from '../../scripts/agents/materialize.mjs';
+import { runAgent, AGENTS } from '../../scripts/agents/runAgent.mjs';
+import { compare } from './compare.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const resultsDir = path.join(repoRoot, 'test-results', 'agents');
+const cliPath = path.resolve(repoRoot, process.env.IL_AGENTS_CLI || 'dist/cli.js');
+const parallel = Math.max(1, Number(process.env.IL_AGENTS_PARALLEL) || 2);
+const keepAll = process.env.IL_AGENTS_KEEP === '1';
+const onlyAgents = process.env.IL_AGENTS ? process.env.IL_AGENTS.split(',') : AGENTS;
+const onlyScenarios = process.env.IL_SCENARIOS ? process.env.IL_SCENARIOS.split(',') : null;
+
+/** The agent versions pinned in test/agents/package.json, by profile id. */
+const pinned = (() => {
+  const deps = JSON.parse(readFileSync(path.join(here, 'package.json'), 'utf8')).dependencies;
+  return {
+    'claude-code': deps['@anthropic-ai/claude-code'],
+    codex: deps['@openai/codex'],
+    'gemini-cli': deps['@google/gemini-cli'],
+    'copilot-cli': deps['@github/copilot'],
+  };
+})();
+
+async function loadScenarios() {
+  const dir = path.join(here, 'scenarios');
+  const out = [];
+  for (const f of readdirSync(dir).filter((n) => n.endsWith('.mjs') && !n.startsWith('_')).sort()) {
+    const mod = await import(pathToFileURL(path.join(dir, f)).href);
+    const s = mod.default ?? mod;
+    if (!s.name || !Array.isArray(s.agents)) throw new Error(`scenario ${f}: needs name and agents`);
+    if (!onlyScenarios || onlyScenarios.includes(s.name)) out.push(s);
+  }
+  return out;
+}
+
+/** A tiny semaphore: at most n agent runs at once. */
+function limiter(n) {
+  let active = 0;
+  const queue = [];
+  const next = () => {
+    if (active >= n || !queue.length) return;
+    active++;
+    const { fn, resolve, reject } = queue.shift();
+    fn().then(resolve, reject).finally(() => { active--; next(); });
+  };
+  return (fn) => new Promise((resolve, reject) => { queue.push({ fn, resolve, reject }); next(); });
+}
+
+let cliState = null;
+/** Make sure our CLI exists (build once if not). Returns an error string or null. */
+function ensureCli() {
+  if (cliState) return cliState.error;
+  if (!existsSync(cliPath) && !process.env.IL_AGENTS_CLI && existsSync(path.join(repoRoot, 'scripts', 'build.mjs'))) {
+    spawnSync(process.execPath, [path.join(repoRoot, 'scripts', 'build.mjs')], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'] });
+  }
+  cliState = { error: existsSync(cliPath) ? null : `our CLI is missing: ${path.relative(repoRoot, cliPath)} (run npm run build)` };
+  return cliState.error;
+}
+
+/** Run `render` of our CLI; resolves {parts, agentVersion} or {error}. */
+function renderParts({ agent, target, launchDir, home, onRead }) {
+  const args = [cliPath, 'render', target, '--agent', agent, '--launch-dir', launchDir, '--home', home, '--json'];
+  if (onRead) args.push('--on-read');
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: launchDir, env: { ...process.env, HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.stdout.on('data', (d) => { out += d; });
+    child.stderr.on('data', (d) => { err += d; });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const cmd = `node ${path.relative(repoRoot, cliPath)} ${args.slice(1).join(' ')}`;
+      if (code !== 0) return resolve({ error: `${cmd}\n  exited ${code}: ${err.trim().slice(0, 2000)}` });
+      try {
+        const j = JSON.parse(out);
+        if (!Array.isArray(j.parts)) return resolve({ error: `${cmd}\n  printed JSON without a parts array: ${out.slice(0, 500)}` });
+        resolve({ parts: j.parts, agentVersion: j.agentVersion, agent: j.agent });
+      } catch (e) {
+        resolve({ error: `${cmd}\n  printed no JSON (${e.message}): ${out.slice(0, 500)}` });
+      }
+    });
+  });
+}
+
+/** The instruction files of a scenario as on disk: [{path, text}] (the read file excluded). */
+function instructionTextsOf(scenario, fx) {
+  const out = [];
+  const add = (root, rel, label) => {
+    const abs = path.join(root, rel);
+    if (fx.readFile && abs === fx.readFile) return;
+    try {
+      if (lstatSync(abs).isDirectory()) return;
+      out.push({ path: label, text: readFileSync(abs, 'utf8') });
+    } catch { /* dangling */ }
+  };
+  for (const rel of Object.keys(scenario.files || {})) add(fx.repoDir, rel, rel);
+  for (const rel of Object.keys(scenario.symlinks || {})) add(fx.repoDir, rel, `${rel} (symlink)`);
+  for (const rel of Object.keys(scenario.homeFiles || {})) add(fx.home, rel, `~/${rel}`);
+  for (const rel of Object.keys(scenario.outsideFiles || {})) add(fx.outside, rel, `<outside>/${rel}`);
+  return out;
+}
+
+function dedupe(parts) {
+  const seen = new Set();
+  return parts.filter((p) => {
+    const k = `${p.where}\u0000${p.text}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+async function runCase(agent, scenario, phase) {
+  const fx = materialize(scenario);
+  const target = fx.readFile ?? fx.launchDir;
+  const notes = [];
+  let ours = null;
+  const cliError = ensureCli();
+  if (!cliError) {
+    // Our CLI first, on the scenario's files only (the agents write config and state into HOME).
+    const start = await renderParts({ agent, target, launchDir: fx.launchDir, home: fx.home, onRead: false });
+    const read = phase === 'on-read' && !start.error ? await renderParts({ agent, target, launchDir: fx.launchDir, home: fx.home, onRead: true }) : null;
+    ours = start.error ? start : read?.error ? read : { parts: dedupe([...start.parts, ...(read?.parts ?? [])]), agentVersion: start.agentVersion };
+    if (ours.agentVersion && ours.agentVersion !== pinned[agent]) notes.push(`note: our profile models ${agent} ${ours.agentVersion}, the oracle is ${pinned[agent]}`);
+  }
+  const run = await runAgent({ agent, repoDir: fx.repoDir, launchDir: fx.launchDir, home: fx.home, readFile: phase === 'on-read' ? fx.readFile : undefined });
+
+  const instructionTexts = instructionTextsOf(scenario, fx);
+  const result = ours?.parts ? compare({ requests: run.requests, parts: ours.parts, instructionTexts, tmpRoot: fx.tmpRoot, agent }) : null;
+  const file = path.join(resultsDir, agent, `${scenario.name}-${phase}.json`);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify({
+    agent, scenario: scenario.name, phase, fixture: fx, exitCode: run.exitCode, timedOut: run.timedOut, ms: run.ms,
+    toolCalls: run.toolCalls, stderr: run.stderr.slice(-4000), ours: ours ?? { error: cliError }, report: result?.report, requests: run.requests,
+  }, null, 2) + '\n');
+
+  // Keep the fixture of a real mismatch or agent failure for debugging; drop the rest.
+  const agentFailed = run.timedOut || run.exitCode !== 0 || !run.requests.length;
+  const keep = keepAll || agentFailed || (result && !result.ok);
+  if (!keep) rmSync(fx.tmpRoot, { recursive: true, force: true });
+  const where = `\n  ${keep ? 'fixture' : 'fixture (deleted)'}: ${fx.tmpRoot}\n  capture: ${path.relative(repoRoot, file)}`;
+  const fail = (msg) => assert.fail([msg, ...notes].join('\n') + where);
+  if (run.timedOut) fail(`${agent} timed out after ${run.ms} ms\n  stderr: ${run.stderr.slice(-1500)}`);
+  if (run.exitCode !== 0) fail(`${agent} exited ${run.exitCode}\n  stderr: ${run.stderr.slice(-1500)}`);
+  if (!run.requests.length) fail(`${agent} sent no model request\n  stderr: ${run.stderr.slice(-1500)}`);
+  if (phase === 'on-read' && !run.toolCalls.length) fail(`${agent} was never offered a file-reading tool to answer with (calls: ${run.calls.map((c) => c.url).join(', ')})`);
+  if (cliError) fail(cliError);
+  if (ours.error) fail(ours.error);
+  if (!result.ok) fail(result.report);
+}
+
+// --- the suite ------------------------------------------------------------------------------
+
+const install = (() => { try { installAgents(); return null; } catch (e) { return e; } })();
+const scenarios = await loadScenarios();
+const limit = limiter(parallel);
+
+for (const agent of onlyAgents) {
+  describe(agent, { concurrency: true }, () => {
+    for (const scenario of scenarios.filter((s) => s.agents.includes(agent))) {
+      for (const phase of scenario.readFile ? ['start', 'on-read'] : ['start']) {
+        it(`${scenario.name} — ${phase}`, { timeout: 300_000 }, async () => {
+          if (install) assert.fail(`the agent CLIs could not be installed: ${install.message}`);
+          await limit(() => runCase(agent, scenario, phase));
+        });
+      }
+    }
+  });
+}
