@@ -127,6 +127,8 @@ interface Item {
   fault?: Fault;
   /** Its own diagnostics, reported only when it is in the chain. */
   diagnostics: Diagnostic[];
+  /** The not-committed check, run only for items in the chain (it reads the work tree). */
+  late?: () => Diagnostic[];
   /** A guidance file (not an import) of a directory. */
   top: boolean;
 }
@@ -146,7 +148,8 @@ function resolve(ctx: ResolveContext): ProfileResult {
   const rev = isRepo ? (ctx.git.defaultBranch?.(root) ?? 'HEAD') : 'HEAD';
   const branch = rev.replace(/^origin\//, '');
   const commit = isRepo ? ctx.git.commitOf?.(root, rev) : undefined;
-  const committedList = isRepo ? (ctx.git.committedFiles?.(root, rev) ?? ctx.git.trackedFiles(root)) : undefined;
+  const atCommit = <T>(key: string, get: () => T): T => (commit ? memo(ctx.git, `${commit}\0${root}\0${key}`, get) : get());
+  const committedList = isRepo ? atCommit('', () => ctx.git.committedFiles?.(root, rev) ?? ctx.git.trackedFiles(root)) : undefined;
   const committed = committedList ? new Set(committedList) : undefined;
 
   const base = (file: string, kind: SourceKind, scope: string, extra: Partial<Source> = {}): Source => ({
@@ -156,7 +159,7 @@ function resolve(ctx: ResolveContext): ProfileResult {
   /** The committed text of a file on the default branch. */
   const readCommitted = (file: string): { state: 'ok'; text: string } | { state: 'absent' } | { state: 'unreadable' } => {
     if (!isRepo) return { state: 'absent' };
-    const text = ctx.git.committedText(root, file, rev);
+    const text = atCommit(file, () => ctx.git.committedText(root, file, rev));
     if (text !== undefined) return { state: 'ok', text };
     return committed?.has(file) ? { state: 'unreadable' } : { state: 'absent' };
   };
@@ -207,12 +210,12 @@ function resolve(ctx: ResolveContext): ProfileResult {
       if (!importer) {
         if (ctx.fs.stat(file)?.type === 'file') {
           const s = base(file, kind, scope, { ...sizes(workText(file) ?? ''), status: 'excluded', reason: absent });
-          out.push({ source: s, diagnostics: notCommitted(file, undefined), top });
+          out.push({ source: s, diagnostics: [], late: () => notCommitted(file, undefined), top });
         }
         return undefined;
       }
       const s = base(file, kind, scope, { ...extra, status: 'missing', reason: `Not found on ${branch}: the import is not followed, and the session lists it as not found.` });
-      out.push({ source: s, diagnostics: notCommitted(file, undefined), top });
+      out.push({ source: s, diagnostics: [], late: () => notCommitted(file, undefined), top });
       return undefined;
     }
     seen.set(real, file);
@@ -223,11 +226,12 @@ function resolve(ctx: ResolveContext): ProfileResult {
       return undefined;
     }
     const size = sizes(r.text);
-    const diags = notCommitted(file, r.text);
+    const diags: Diagnostic[] = [];
+    const late = () => notCommitted(file, r.text);
     if (size.bytes > MAX_FILE_BYTES) {
       const s = base(file, kind, scope, { ...extra, ...size, status: 'omitted', reason: `Over 1 MB (${fmt(size.bytes)} bytes): the session leaves it out and names it.` });
       diags.push(diag('file-truncated', file, `At ${fmt(size.bytes)} bytes this file is over 1 MB: a session leaves it out entirely${scope !== root ? ', and with it all guidance of its directory' : ''}.`));
-      out.push({ source: s, fault: 'too-large', diagnostics: diags, top });
+      out.push({ source: s, fault: 'too-large', diagnostics: diags, late, top });
       return undefined;
     }
     const stripped = stripImports(r.text);
@@ -235,7 +239,7 @@ function resolve(ctx: ResolveContext): ProfileResult {
       diags.push(diag('import-in-code', file, `@${f.written} is inside a code fence, so it is not an import: the agent receives the line as written.`, { text: r.text, start: f.start, end: f.end }));
     }
     const s = base(file, kind, scope, { ...extra, ...size, status: 'loaded' });
-    const item: Item = { source: s, content: stripped.content, stripped, text: r.text, diagnostics: diags, top };
+    const item: Item = { source: s, content: stripped.content, stripped, text: r.text, diagnostics: diags, late, top };
     out.push(item);
     return item;
   };
@@ -268,7 +272,8 @@ function resolve(ctx: ResolveContext): ProfileResult {
       const child = visit(target, 'import', item.source.scope, file, out);
       const added = out[before];
       if (added?.source.status === 'missing') {
-        item.diagnostics.push(diag('import-missing', file, `@${imp.path} points to ${rel(target)}, which is not committed on ${branch}: the session lists it as not found.`, at, { target }));
+        // The session's settings show a warning for each import not found.
+        item.diagnostics.push(diag('import-missing', file, `@${imp.path} points to ${rel(target)}, which is not committed on ${branch}: the session lists it as not found.`, at, { target }, 'warning'));
       }
       if (child) follow(child, depth + 1, out);
     }
@@ -465,7 +470,7 @@ function resolve(ctx: ResolveContext): ProfileResult {
       it.source.injectedBytes = sz.bytes;
     }
     sources.push(it.source);
-    diagnostics.push(...it.diagnostics);
+    diagnostics.push(...(it.late?.() ?? []), ...it.diagnostics);
   };
   for (const it of rootItems) {
     add(it);
@@ -533,6 +538,23 @@ function resolve(ctx: ResolveContext): ProfileResult {
     start,
     onRead,
   };
+}
+
+/**
+ * What a commit holds never changes, so reads are kept per git index, keyed by commit id:
+ * `check` resolves a chain for every folder, and each would otherwise re-read every
+ * guidance file of the repository through git.
+ */
+const memos = new WeakMap<object, Map<string, unknown>>();
+
+function memo<T>(owner: object, key: string, get: () => T): T {
+  let m = memos.get(owner);
+  if (!m) memos.set(owner, (m = new Map()));
+  if (!m.has(key)) {
+    if (m.size > 20_000) m.clear();
+    m.set(key, get());
+  }
+  return m.get(key) as T;
 }
 
 /** Directories strictly below `top` down to `dir`, outermost first. */
