@@ -31,6 +31,7 @@ export const RULES = {
   'not-loaded': { severity: 'info', title: 'Instruction file this agent does not read' },
   'config-invalid': { severity: 'error', title: 'Agent setting the agent rejects or ignores' },
   deprecated: { severity: 'info', title: 'Deprecated instruction file' },
+  'attribute-unknown': { severity: 'warning', title: 'Frontmatter attribute the agent does not support' },
 } as const satisfies Record<string, { severity: Severity; title: string }>;
 
 export type RuleCode = keyof typeof RULES;

@@ -6,9 +6,10 @@ import { geminiCli } from './profiles/geminiCli';
 import { car } from './profiles/car';
 import { cursor } from './profiles/cursor';
 import { scaling } from './profiles/scaling';
+import { copilotCli } from './profiles/copilotCli';
 
 /** Every agent profile, in the order the CLI and the extension list them. */
-export const PROFILES: readonly Profile[] = [claudeCode, clawCode, clawCodeHead, codex, geminiCli, cursor, car, scaling];
+export const PROFILES: readonly Profile[] = [claudeCode, clawCode, clawCodeHead, codex, geminiCli, cursor, car, scaling, copilotCli];
 
 export function findProfile(id: string): Profile | undefined {
   return PROFILES.find((p) => p.id === id);

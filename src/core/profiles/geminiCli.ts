@@ -7,12 +7,16 @@ import { byteCount, charCount, decodeLossy } from '../text';
 /**
  * Gemini CLI 0.61.0 (`gemini -p`). A port of packages/core `utils/memoryDiscovery.js`,
  * `utils/memoryImportProcessor.js`, `context/memoryContextManager.js` and `tools/jit-context.js`
- * as bundled in @google/gemini-cli 0.61.0 ("[bundle]" below: bundle/chunk-JDPZ4CE3.js), checked
- * against the real CLI on loopback probes ("observed on gemini-cli 0.61.0").
+ * as bundled in the npm package: "[bundle]" below means [bundle] @google/gemini-cli 0.61.0
+ * (bundle/chunk-JDPZ4CE3.js, the chunk gemini.js loads), checked against the real CLI on
+ * loopback probes ("observed on gemini-cli 0.61.0").
  *
  * Global files go to the end of the system instruction, project files (launch dir up to the
  * project root) to the first user turn, and files below the launch dir are appended to the
  * read_file result when a file under them is read. Imports (`@path`) are inlined.
+ * Not modelled: extensions' context files (<extension_context>), the private project memory
+ * (~/.gemini/tmp/<project>/memory/MEMORY.md, which also changes the system layout), MCP server
+ * instructions, --include-directories, and untrusted folders (no project context at all).
  */
 
 const VERSION = '0.61.0';
@@ -286,15 +290,16 @@ class Loader {
     this.sources.push(s);
   }
 
-  private importSource(owner: Owner, target: string, importer: string, status: Source['status'], reason: string, text?: string): void {
+  /** One import as a source, listed where the importer mentions it (before its own imports). */
+  private importSource(owner: Owner, target: string, importer: string, status: Source['status'], reason: string, text?: string): Source {
     const st = this.ctx.fs.stat(target);
     const size = text !== undefined ? { chars: charCount(text), bytes: byteCount(text) } : { chars: 0, bytes: st?.type === 'file' ? st.size : 0 };
-    this.addSource({
+    const source: Source = {
       path: target, kind: 'import', scope: owner.scope, loads: owner.loads, status, ...size,
-      injectedChars: status === 'loaded' || status === 'on-read' ? size.chars : 0,
-      injectedBytes: status === 'loaded' || status === 'on-read' ? size.bytes : 0,
-      importedBy: importer, reason,
-    });
+      injectedChars: 0, injectedBytes: 0, importedBy: importer, reason,
+    };
+    this.addSource(source);
+    return source;
   }
 
   /**
@@ -338,7 +343,8 @@ class Loader {
       if (processed.has(fullPath)) {
         out += `<!-- File already processed: ${p} -->`;
         this.importSource(owner, fullPath, file, 'duplicate', 'An import cycle: this file is already being inlined further up, so Gemini CLI writes "File already processed" instead.');
-        this.diagnostics.push(diag('import-cycle', file, `@${p} leads back to a file that is already being inlined: Gemini CLI writes "<!-- File already processed: ${p} -->" instead.`, at, { target: fullPath }));
+        const chain = [owner.file, ...processed, fullPath].map((x) => path.basename(x)).join(' → ');
+        this.diagnostics.push(diag('import-cycle', file, `@${p} leads back to a file that is already being inlined (${chain}): Gemini CLI writes "<!-- File already processed: ${p} -->" instead.`, at, { target: fullPath }));
         continue;
       }
       const missing = this.disk.access(fullPath);
@@ -360,14 +366,16 @@ class Loader {
         }
         continue;
       }
+      const source = this.importSource(
+        owner, fullPath, file, owner.loads === 'on-read' ? 'on-read' : 'loaded',
+        `Imported by ${path.basename(file)}: inlined in its place between "Imported from" comments${owner.loads === 'on-read' ? ', when Gemini CLI reads a file there' : ''}.`, read.text,
+      );
       const next = new Set(processed);
       next.add(fullPath);
       const inner = this.processTree(read.text, path.dirname(fullPath), fullPath, owner, root, depth + 1, next);
+      source.injectedChars = charCount(inner);
+      source.injectedBytes = byteCount(inner);
       out += `<!-- Imported from: ${p} -->\n${inner}\n<!-- End of import from: ${p} -->`;
-      this.importSource(
-        owner, fullPath, file, owner.loads === 'on-read' ? 'on-read' : 'loaded',
-        `Imported by ${path.basename(file)}: inlined in its place between "Imported from" comments${owner.loads === 'on-read' ? ', when Gemini CLI reads a file there' : ''}.`, inner,
-      );
     }
     return out + content.slice(last);
   }
@@ -409,7 +417,9 @@ class Loader {
           this.diagnostics.push(diag('import-missing', diagFile, `@${ref.path} cannot be read (${full}); Gemini CLI drops it without a word.`, at, { target: full }));
           continue;
         }
-        this.importSource(owner, full, diagFile, owner.loads === 'on-read' ? 'on-read' : 'loaded', `Imported by ${path.basename(diagFile)}: added as its own "--- File:" block.`, r.text);
+        const source = this.importSource(owner, full, diagFile, owner.loads === 'on-read' ? 'on-read' : 'loaded', `Imported by ${path.basename(diagFile)}: added as its own "--- File:" block.`, r.text);
+        source.injectedChars = charCount(r.text.trim());
+        source.injectedBytes = byteCount(r.text.trim());
         visit(r.text, path.dirname(full), full, full);
       }
     };
@@ -544,7 +554,7 @@ function resolve(ctx: ResolveContext): ProfileResult {
         ? `Global context file: trimmed and sent in ${place}, inside <loaded_context>.`
         : loads === 'on-read'
           ? `Below the launch directory: Gemini CLI appends it to ${place} the first time it reads a file under ${scope}.`
-          : `Between the project root and the launch directory: trimmed and sent in ${place}, inside <project_context>.`;
+          : `In the launch directory or above it, up to the project root: trimmed and sent in ${place}, inside <project_context>.`;
     return { source, content: r.content };
   };
 
@@ -578,7 +588,18 @@ function resolve(ctx: ResolveContext): ProfileResult {
     const seenIds = new Set<string>();
     for (const p of upwardFiles(ctx, startDir, ceiling, names)) {
       const id = loader.disk.identity(p);
-      if (id && (loadedIds.has(id) || seenIds.has(id))) continue;
+      if (id && seenIds.has(id)) continue;
+      if (id && loadedIds.has(id)) {
+        const first = byId.get(id);
+        // Loaded at start already (the directories above the launch dir, or a link to a loaded file): not repeated.
+        if (first !== p && first !== undefined && !loader.sources.some((x) => x.path === p)) {
+          const s = makeSource(p, 'project', path.dirname(p), 'on-read');
+          s.status = 'duplicate';
+          s.reason = `The same file as ${first} (same device and inode), which Gemini CLI loaded at start; it is not sent again.`;
+          loader.sources.push(s);
+        }
+        continue;
+      }
       if (id) seenIds.add(id);
       const before = loader.sources.length;
       const e = read(p, 'project', path.dirname(p), 'on-read', 'tool-result');
