@@ -1,0 +1,592 @@
+import * as path from 'node:path';
+import { diag } from '../diagnostics';
+import { parseFrontmatter, stringList } from '../frontmatter';
+import { findGitRoot } from '../git';
+import { globProblem, matchesAny, relativeInside } from '../globs';
+import type { Diagnostic, RenderPart, Source, SourceKind } from '../model';
+import type { Profile, ProfileResult, ResolveContext } from '../profile';
+import { describeReadFailure, readText, sizes } from '../readText';
+import { decodeLossy } from '../text';
+
+/**
+ * GitHub Copilot CLI 1.0.102 (`copilot -p`, own-provider mode). The discovery and prompt logic
+ * lives in the native runtime of the package ([bundle] @github/copilot 1.0.102:
+ * prebuilds/linux-x64/runtime.node, src/runtime/src/prompts/custom_instructions*.rs and
+ * repo_instruction_discovery.rs); its strings are quoted from there and every rule below was
+ * settled by probing the real CLI against a fake model (observed on Copilot CLI 1.0.102, probe
+ * trees p1–p24, see the report). The JS bundle (cli-main.js) only calls into that runtime.
+ *
+ * At start everything sits in the system message, right after `</tools>\n\n`:
+ *   [<custom_instruction> blocks] [raw always-on instruction files] [nested AGENTS.md table] [path table]
+ * On read, one user message after the tool result carries a `<system_reminder>` per file.
+ */
+
+const VERSION = '1.0.102';
+const AGENT = 'Copilot CLI';
+
+// [bundle] the `Here is a list of instruction files …` and `… nested AGENTS.md files …` strings,
+// joined with `\n` exactly as observed (p1, p14).
+const TABLE_HEAD = [
+  'Here is a list of instruction files that contain rules for modifying or creating new code.',
+  'These files are important for ensuring that the code is modified or created correctly.',
+  'Please make sure to follow the rules specified in these files when working with the codebase.',
+  'If you have not already read the file, use the `view` tool to acquire it.',
+  'Make sure to acquire the instructions before making any changes to the code.',
+  '| Pattern | File Path | Description |',
+  '| ------- | --------- | ----------- |',
+].join('\n');
+const NESTED_TABLE_HEAD = [
+  'Here is a list of nested AGENTS.md files that contain additional agent instructions.',
+  'These files provide context-specific instructions for different parts of the codebase.',
+  'Please make sure to follow the rules specified in these files when working with the relevant areas.',
+  'If you have not already read the file, use the `view` tool to acquire it.',
+  'Make sure to acquire the instructions before making any changes to the code in those areas.',
+  '| Directory | File Path | Description |',
+  '| --------- | --------- | ----------- |',
+].join('\n');
+
+/** The names loaded as `<custom_instruction>` blocks in the repository root and the launch dir, in order (observed p1). */
+const DIR_FILES = [path.join('.github', 'copilot-instructions.md'), 'AGENTS.md', 'CLAUDE.md', 'GEMINI.md'];
+/** In the other folders (between them at start, below on read) `.claude/CLAUDE.md` is read too (observed p25, p26, p27). */
+const CHILD_FILES = [path.join('.github', 'copilot-instructions.md'), 'AGENTS.md', 'CLAUDE.md', path.join('.claude', 'CLAUDE.md'), 'GEMINI.md'];
+/** Only these expand `@imports` (observed p3: not GEMINI.md, copilot-instructions.md, rules or instruction files). */
+const IMPORTING = new Set(['AGENTS.md', 'CLAUDE.md']);
+/** The file plus 8 levels of imports are inlined; the 9th `@` stays text (observed p4). */
+const MAX_IMPORT_DEPTH = 8;
+/** applyTo values that make a file always-on (observed p2, p21: `**`, `**\/*`, `*`, or no pattern at all). */
+const ALWAYS = new Set(['**', '**/*', '*']);
+
+// The `@path` reference: `@` at line start or after a character that cannot be in an e-mail
+// address's local part, then a run without white space, quotes, `<`, `>` or backticks (observed
+// p19, p20). Trailing `.,;:!?)]}` are not part of the path.
+const IMPORT_RE = /(^|[^A-Za-z0-9._%+-])@([^\s<>"'`]+)/gmu;
+const TRAILING = /[.,;:!?)\]}]+$/;
+
+interface Doc {
+  /** Text as the CLI sees it: lossy UTF-8, byte order mark dropped (observed p18, p24). */
+  text: string;
+  chars: number;
+  bytes: number;
+}
+
+/** One file of a `.github/instructions` or `.claude/rules` folder. */
+interface RuleFile {
+  file: string;
+  doc: Doc;
+  /** Patterns as written (a list is joined with `, ` in the table). */
+  patternText: string;
+  patterns: string[];
+  always: boolean;
+  description?: string;
+  excluded: boolean;
+  /** How the CLI names it to the model: relative to the folder it was found for, or absolute. */
+  display: string;
+}
+
+type Group = 'user' | 'root' | 'cwd' | 'extra';
+
+class Resolver {
+  readonly sources: Source[] = [];
+  readonly diagnostics: Diagnostic[] = [];
+  readonly root: string;
+  readonly cwd: string;
+  readonly configDir: string;
+  readonly realRoot: string;
+
+  constructor(private readonly ctx: ResolveContext) {
+    this.cwd = ctx.launchDir;
+    // The repository root, else the launch dir alone (observed p8: without git nothing above is read).
+    this.root = findGitRoot(ctx.fs, ctx.launchDir) ?? ctx.launchDir;
+    this.realRoot = ctx.fs.realPath(this.root);
+    this.configDir = configDir(ctx);
+  }
+
+  /** Read a file the way the CLI does; undefined (and a source when it exists) when it cannot. */
+  read(file: string, kind: SourceKind, scope: string, loads: Source['loads']): Doc | undefined {
+    const r = readText(this.ctx.fs, file);
+    if (r.state === 'missing' || r.state === 'directory') return undefined; // a directory with the name is skipped (observed p24)
+    if (r.state === 'unreadable') {
+      this.sources.push(this.source(file, kind, scope, loads, 'unreadable', { chars: 0, bytes: 0 }, `It ${describeReadFailure(r)}, so ${AGENT} cannot read it.`));
+      this.diagnostics.push(diag('unreadable', file, `This file ${describeReadFailure(r)}; ${AGENT} skips it (unsure: not observed, the probes run as root).`));
+      return undefined;
+    }
+    let text: string;
+    if (r.state === 'ok') text = r.text;
+    else {
+      // The runtime reads lossily: invalid bytes become U+FFFD, NUL bytes are kept (observed p24).
+      text = decodeLossy(this.ctx.fs.readFile(file));
+      this.diagnostics.push(diag(r.state === 'binary' ? 'binary' : 'not-utf8', file, `This file ${describeReadFailure(r)}; ${AGENT} sends it anyway, with replacement characters.`));
+    }
+    const size = sizes(text);
+    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    return { text, ...size };
+  }
+
+  source(file: string, kind: SourceKind, scope: string, loads: Source['loads'], status: Source['status'], size: { chars: number; bytes: number }, reason: string, extra: Partial<Source> = {}): Source {
+    return { path: file, kind, scope, loads, status, ...size, injectedChars: 0, injectedBytes: 0, reason, ...extra };
+  }
+
+  inject(s: Source, text: string): void {
+    const z = sizes(text);
+    s.injectedChars = z.chars;
+    s.injectedBytes = z.bytes;
+  }
+
+  /** Whether `p` (after symlinks) lies inside the repository root. */
+  insideRoot(p: string): boolean {
+    const real = this.ctx.fs.realPath(p);
+    return isUnder(p, this.root) && isUnder(real, this.realRoot);
+  }
+
+  /**
+   * Inline the `@imports` of an AGENTS.md or CLAUDE.md (observed p3, p4, p18–p21): each import is
+   * inserted right after its token as `\n\n<imported_custom_instruction source="<abs>">\n…\n</imported_custom_instruction>`,
+   * the imported text end-trimmed and its own imports expanded; a file already inlined for the
+   * same top file becomes a self-closing `skipped="already-loaded"` marker. Anything else
+   * (missing, a directory, absolute, `~/`, outside the repository, 9th level) stays as text, silently.
+   */
+  expandImports(text: string, file: string, scope: string, loads: Source['loads'], visited: Set<string>, depth: number, stack: string[]): string {
+    const spans = codeSpans(text);
+    let out = '';
+    let last = 0;
+    IMPORT_RE.lastIndex = 0;
+    const matches = [...text.matchAll(IMPORT_RE)];
+    for (const m of matches) {
+      const at = (m.index ?? 0) + m[1].length;
+      const token = m[2].replace(TRAILING, '');
+      const end = at + 1 + token.length;
+      if (!token) continue;
+      const place = { text, start: at, end };
+      if (spans.some((s) => at >= s.start && at < s.end)) {
+        this.diagnostics.push(diag('import-in-code', file, `@${token} is inside code, so ${AGENT} does not import it.`, place));
+        continue;
+      }
+      const insert = this.follow(token, file, scope, loads, visited, depth, stack, place);
+      if (insert === undefined) continue;
+      out += text.slice(last, end) + insert;
+      last = end;
+    }
+    return out + text.slice(last);
+  }
+
+  private follow(token: string, importer: string, scope: string, loads: Source['loads'], visited: Set<string>, depth: number, stack: string[], place: { text: string; start: number; end: number }): string | undefined {
+    const target = path.resolve(path.dirname(importer), token);
+    const skipped = (status: Source['status'], reason: string) => {
+      const st = this.ctx.fs.stat(target);
+      this.sources.push(this.source(target, 'import', scope, loads, status, { chars: 0, bytes: st?.type === 'file' ? st.size : 0 }, reason, { importedBy: importer }));
+    };
+    if (token.startsWith('/') || token.startsWith('~')) {
+      // [bundle] "Skipping instruction import '@…' from '…': absolute and home-relative imports are not allowed"
+      if (!this.ctx.fs.stat(target) && !token.startsWith('~')) return undefined;
+      skipped('excluded', `${AGENT} refuses absolute and home-relative imports; the line stays as written.`);
+      this.diagnostics.push(diag('import-outside', importer, `@${token}: ${AGENT} does not follow absolute or ~/ imports; the line is sent as written.`, place));
+      return undefined;
+    }
+    const st = this.ctx.fs.stat(target);
+    if (!st || st.type !== 'file') {
+      skipped('missing', `The import target ${st ? 'is a directory' : 'does not exist'}; ${AGENT} leaves the line as it is, silently.`);
+      this.diagnostics.push(diag('import-missing', importer, `@${token} points to ${target}, which ${st ? 'is a directory' : 'does not exist'}; ${AGENT} leaves the line as it is, silently.`, place, { target }));
+      return undefined;
+    }
+    if (!this.insideRoot(target)) {
+      // [bundle] "… is outside the allowed instruction import root" (observed p4: also through a symlink).
+      skipped('excluded', `Outside the repository root (${this.root}); ${AGENT} does not import it.`);
+      this.diagnostics.push(diag('import-outside', importer, `@${token} resolves outside the repository root (${this.root}); ${AGENT} leaves the line as written.`, place, { target }));
+      return undefined;
+    }
+    if (visited.has(target)) {
+      const cycle = stack.includes(target);
+      skipped('duplicate', cycle ? 'An import cycle: this file is already being inlined, so the CLI inserts an "already-loaded" marker.' : 'Already inlined earlier for the same file; the CLI inserts an "already-loaded" marker instead.');
+      if (cycle) this.diagnostics.push(diag('import-cycle', importer, `@${token} leads back to ${path.basename(target)}, which is already being inlined; ${AGENT} inserts an "already-loaded" marker.`, place));
+      return `\n\n<imported_custom_instruction source="${target}" skipped="already-loaded" />`;
+    }
+    if (depth + 1 > MAX_IMPORT_DEPTH) {
+      skipped('excluded', `${depth + 1} imports deep; ${AGENT} inlines at most ${MAX_IMPORT_DEPTH} levels and leaves this line as text.`);
+      this.diagnostics.push(diag('import-depth', importer, `@${token} is ${depth + 1} imports deep; ${AGENT} inlines ${MAX_IMPORT_DEPTH} levels and sends this one as text.`, place));
+      return undefined;
+    }
+    const doc = this.read(target, 'import', scope, loads);
+    if (!doc) return undefined;
+    visited.add(target);
+    const s = this.source(target, 'import', scope, loads, loads === 'start' ? 'loaded' : 'on-read', doc, '', { importedBy: importer });
+    s.reason = loads === 'start' ? `Imported by ${path.basename(importer)}: inlined right after the @ line.` : `Imported by ${path.basename(importer)}, which loads when ${AGENT} reads a file here.`;
+    this.sources.push(s);
+    // Only the tags that would close or open an import block are neutralised (observed p4, p18).
+    const own = doc.text.replace(/<(\/?)imported_custom_instruction/g, '&lt;$1imported_custom_instruction');
+    const body = this.expandImports(own, target, scope, loads, visited, depth + 1, [...stack, target]).trimEnd();
+    this.inject(s, body);
+    return `\n\n<imported_custom_instruction source="${target}">\n${body}\n</imported_custom_instruction>`;
+  }
+
+  /** Parse a `.github/instructions` / `.claude/rules` file. */
+  ruleFile(file: string, doc: Doc, display: string): RuleFile {
+    const fm = parseFrontmatter(doc.text);
+    let data: Record<string, unknown> | undefined = fm?.data;
+    if (fm && !data) {
+      // The runtime still reads `key: value` lines of a header YAML rejects (observed p13: m1, m2).
+      data = lineFrontmatter(fm.raw);
+      this.diagnostics.push(diag('frontmatter-invalid', file, `The frontmatter is not valid YAML (${fm.error?.message ?? 'not a mapping'}); ${AGENT} falls back to reading its "key: value" lines.`));
+    }
+    data ??= {};
+    // `applyTo` and `paths` are read in both folders (observed p13: p1, r4).
+    const value = data.applyTo !== undefined ? data.applyTo : data.paths;
+    const patterns = patternList(value);
+    // The table shows the patterns split, trimmed and joined with ", " (observed: copilot-instruction-files scenario).
+    const patternText = patterns.join(', ');
+    const always = patterns.length === 0 || patterns.every((p) => ALWAYS.has(p));
+    const ex = data.excludeAgent;
+    const excluded = (Array.isArray(ex) ? ex : [ex]).some((v) => v === 'coding-agent'); // exact, case-sensitive (observed p13)
+    const description = typeof data.description === 'string' ? data.description.trim().replace(/\s*\r?\n\s*/g, ' ') : undefined;
+    return { file, doc, patternText, patterns, always, description, excluded, display };
+  }
+
+  /** Patterns for matching and their diagnostics. */
+  checkPatterns(r: RuleFile): void {
+    const text = r.doc.text;
+    for (const p of r.patterns) {
+      const problem = globProblem(p);
+      const i = Math.max(0, text.indexOf(p));
+      const place = { text, start: i, end: i + p.length };
+      if (problem) this.diagnostics.push(diag('glob-invalid', r.file, `The pattern "${p}" is invalid (${problem}); ${AGENT} ignores it.`, place));
+      else if (p.startsWith('/')) this.diagnostics.push(diag('glob-no-match', r.file, `"${p}" never matches: ${AGENT} matches patterns against paths relative to the repository root, without a leading "/".`, place));
+    }
+  }
+}
+
+function configDir(env: { home: string; env: Readonly<Record<string, string | undefined>> }): string {
+  // COPILOT_HOME is the config directory itself (observed p14b), else ~/.copilot.
+  return env.env.COPILOT_HOME ? path.resolve(env.env.COPILOT_HOME) : path.join(env.home, '.copilot');
+}
+
+/** Patterns of an applyTo/paths value: comma-separated (braces kept whole), trimmed, empty ones dropped. */
+function patternList(value: unknown): string[] {
+  if (typeof value !== 'string' && !Array.isArray(value)) return [];
+  return stringList(value) ?? [];
+}
+
+/** The `key: value` lines of a header block, for a header YAML rejects. */
+function lineFrontmatter(raw: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const line of raw.split(/\r?\n/).slice(1)) {
+    const m = /^([A-Za-z_][\w-]*):[ \t]*(.*?)[ \t]*$/.exec(line);
+    if (!m || m[1] in out) continue;
+    let v = m[2];
+    if (/^(".*"|'.*')$/.test(v)) v = v.slice(1, -1);
+    out[m[1]] = v;
+  }
+  return out;
+}
+
+/** Whether a path matches a pattern the way the CLI matches (observed p2, p9, p22). */
+export function cliMatches(rel: string, pattern: string): boolean {
+  let p = pattern.trim();
+  if (!p || p.startsWith('/') || globProblem(p)) return false; // a leading "/" never matches; malformed patterns are ignored
+  while (p.startsWith('./')) p = p.slice(2);
+  if (p === '**/') return true;
+  if (p.endsWith('/') || p.includes('//')) return false; // directories do not match the files in them
+  // A pattern without "/" matches the file name at any depth; case-sensitive. `[!x]` negates
+  // (micromatch reads it as a literal, hence the rewrite to `[^x]`).
+  return matchesAny(rel, [p.replace(/\[!/g, '[^')], { basenameAnywhere: true });
+}
+
+/** Offsets of fenced code blocks and inline code spans, where `@` is not an import (observed p19, p20). */
+function codeSpans(text: string): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  let offset = 0;
+  let fence: { char: string; len: number; start: number } | undefined;
+  for (const line of text.split(/(?<=\n)/)) {
+    const trimmed = line.trimStart();
+    const m = /^(`{3,}|~{3,})/.exec(trimmed);
+    if (fence) {
+      if (m && m[1][0] === fence.char && m[1].length >= fence.len && /^\s*$/.test(trimmed.slice(m[1].length))) {
+        out.push({ start: fence.start, end: offset + line.length });
+        fence = undefined;
+      }
+    } else if (m) {
+      fence = { char: m[1][0], len: m[1].length, start: offset };
+    } else {
+      for (const c of line.matchAll(/`[^`\n]+`/g)) out.push({ start: offset + (c.index ?? 0), end: offset + (c.index ?? 0) + c[0].length });
+    }
+    offset += line.length;
+  }
+  if (fence) out.push({ start: fence.start, end: text.length });
+  return out;
+}
+
+/** Rust `Path` ordering: component by component, bytewise (observed p12: `a/x` sorts before `a-b`). */
+function comparePaths(a: string, b: string): number {
+  const pa = a.split('/');
+  const pb = b.split('/');
+  for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
+    if (pa[i] !== pb[i]) return Buffer.compare(Buffer.from(pa[i]), Buffer.from(pb[i]));
+  }
+  return pa.length - pb.length;
+}
+
+/** Files under `dir` (recursively) whose name passes `keep`, sorted as the CLI sorts them. */
+function listTree(ctx: ResolveContext, dir: string, keep: (name: string) => boolean, skip: (rel: string) => boolean = () => false): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const walk = (d: string, rel: string) => {
+    const real = ctx.fs.realPath(d);
+    if (seen.has(real)) return;
+    seen.add(real);
+    for (const e of ctx.fs.readDir(d)) {
+      const childRel = rel ? `${rel}/${e.name}` : e.name;
+      if (skip(childRel)) continue;
+      if (e.type === 'dir') walk(path.join(d, e.name), childRel);
+      else if (e.type === 'file' && keep(e.name)) out.push(childRel);
+    }
+  };
+  walk(dir, '');
+  return out.sort(comparePaths).map((rel) => path.join(dir, rel));
+}
+
+const isInstructionsFile = (name: string) => name.toLowerCase().endsWith('.instructions.md'); // case-insensitive (observed p12)
+const isRuleFile = (name: string) => name.toLowerCase().endsWith('.md');
+
+function isUnder(p: string, dir: string): boolean {
+  return p === dir || p.startsWith(dir.endsWith('/') ? dir : dir + '/');
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+}
+
+// [bundle] `\|`; a backslash is doubled too (observed p2, p11, p22).
+const escapeCell = (s: string) => s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|');
+
+function reminder(display: string, content: string): string {
+  return `\n<system_reminder>\nCustom instructions from ${display}. Apply these to any code you write here:\n\n${escapeHtml(content)}\n</system_reminder>`;
+}
+
+function resolve(ctx: ResolveContext): ProfileResult {
+  const r = new Resolver(ctx);
+  const { root, cwd } = r;
+  const fs = ctx.fs;
+
+  // ---- 1. <custom_instruction> blocks, in the CLI's order (observed p1, p14b) ------------------
+  // user file; the repository's and the launch dir's .github/copilot-instructions.md; the root's
+  // and the launch dir's AGENTS.md, CLAUDE.md, GEMINI.md; then the folders between them, the
+  // launch dir's parent first, each with the same four names.
+  const between: string[] = [];
+  for (let d = path.dirname(cwd); isUnder(d, root) && d !== root; d = path.dirname(d)) between.push(d);
+  const candidates: { file: string; scope: string; kind: SourceKind }[] = [{ file: path.join(r.configDir, 'copilot-instructions.md'), scope: '/', kind: 'user' }];
+  const dirs = cwd === root ? [root] : [root, cwd];
+  for (const d of dirs) candidates.push({ file: path.join(d, DIR_FILES[0]), scope: d, kind: 'project' });
+  for (const d of dirs) for (const name of DIR_FILES.slice(1)) candidates.push({ file: path.join(d, name), scope: d, kind: 'project' });
+  for (const d of between) for (const name of CHILD_FILES) candidates.push({ file: path.join(d, name), scope: d, kind: 'project' });
+
+  const blocks: string[] = [];
+  const seenText = new Map<string, string>();
+  for (const c of candidates) {
+    const doc = r.read(c.file, c.kind, c.scope, 'start');
+    if (!doc) continue;
+    // Identical text is sent once, first wins; an empty file still makes an empty block (observed p5, p6, p7).
+    const first = seenText.get(doc.text);
+    if (first !== undefined) {
+      r.sources.push(r.source(c.file, c.kind, c.scope, 'start', 'duplicate', doc, `Same text as ${first}; ${AGENT} sends identical instruction text once.`));
+      r.diagnostics.push(diag('duplicate-content', c.file, `${AGENT} drops this file: its text is identical to ${first}.`, undefined, { first }));
+      continue;
+    }
+    seenText.set(doc.text, c.file);
+    const s = r.source(c.file, c.kind, c.scope, 'start', 'loaded', doc, reasonForBlock(c.file, c.scope, r));
+    r.sources.push(s);
+    const content = IMPORTING.has(path.basename(c.file)) ? r.expandImports(doc.text, c.file, c.scope, 'start', new Set([c.file]), 0, [c.file]) : doc.text;
+    r.inject(s, content);
+    blocks.push(`<custom_instruction>\n${content}\n</custom_instruction>`);
+  }
+  // Files it never reads, named so the user is not surprised (observed: basic capture, p1).
+  for (const d of dirs) {
+    for (const name of ['CLAUDE.local.md', path.join('.claude', 'CLAUDE.md')]) notRead(r, path.join(d, name), d, `${AGENT} never reads ${name}; put shared instructions in AGENTS.md or CLAUDE.md.`);
+  }
+  for (const d of between) {
+    for (const sub of [path.join('.github', 'instructions'), path.join('.claude', 'rules')]) {
+      const folder = path.join(d, sub);
+      for (const f of listTree(ctx, folder, sub.includes('rules') ? isRuleFile : isInstructionsFile)) {
+        notRead(r, f, d, `${AGENT} reads ${sub.split(path.sep).join('/')} only in the repository root and the launch directory, not in the folders between them.`);
+      }
+    }
+  }
+
+  // ---- 2. instruction files: always-on raw, the rest as table rows (observed p1, p2, p14, p16) --
+  const groups: { group: Group; base: string; files: string[] }[] = [];
+  groups.push({ group: 'user', base: r.configDir, files: listTree(ctx, path.join(r.configDir, 'instructions'), isInstructionsFile) });
+  for (const d of dirs) {
+    groups.push({
+      group: d === root ? 'root' : 'cwd',
+      base: d,
+      files: [...listTree(ctx, path.join(d, '.github', 'instructions'), isInstructionsFile), ...listTree(ctx, path.join(d, '.claude', 'rules'), isRuleFile)],
+    });
+  }
+  const extras = (ctx.env.COPILOT_CUSTOM_INSTRUCTIONS_DIRS ?? '').split(',').map((s) => s.trim()).filter(Boolean).map((s) => path.resolve(cwd, s));
+  for (const e of extras) {
+    groups.push({ group: 'extra', base: e, files: [...listTree(ctx, path.join(e, '.github', 'instructions'), isInstructionsFile), ...listTree(ctx, path.join(e, '.claude', 'rules'), isRuleFile)] });
+  }
+  // Then, after every extra folder's .github/instructions and .claude/rules, the other
+  // *.instructions.md anywhere in them (observed p16; the walk's exclusions are unsure).
+  for (const e of extras) {
+    const skipDirs = (rel: string) => /^(\.git|node_modules)$/.test(rel) || rel === '.github/instructions' || rel === '.claude/rules';
+    groups.push({ group: 'extra', base: e, files: listTree(ctx, e, isInstructionsFile, skipDirs) });
+  }
+
+  const targetRel = relativeInside(root, ctx.target);
+  const rawItems: string[] = [];
+  const rows: string[] = [];
+  const matched: RuleFile[] = [];
+  for (const g of groups) {
+    for (const file of g.files) {
+      const kind: SourceKind = g.group === 'user' ? 'user' : 'rule';
+      const doc = r.read(file, kind, root, 'start');
+      if (!doc) continue;
+      const display = g.group === 'user' || g.group === 'extra' ? file : path.relative(g.base, file).split(path.sep).join('/');
+      const rf = r.ruleFile(file, doc, display);
+      if (rf.excluded) {
+        r.sources.push(r.source(file, kind, root, 'start', 'excluded', doc, `excludeAgent names "coding-agent", so ${AGENT} skips this file entirely.`));
+        continue;
+      }
+      if (rf.always) {
+        // Sent raw, frontmatter and all, with no wrapper (observed p1, p2).
+        const s = r.source(file, kind, root, 'start', 'loaded', doc, rf.patterns.length ? `applyTo "${rf.patternText}" means every file, so it is sent at start, frontmatter included.` : `No applyTo/paths pattern, so ${AGENT} sends it at start, frontmatter included.`);
+        r.inject(s, doc.text);
+        r.sources.push(s);
+        rawItems.push(doc.text);
+        continue;
+      }
+      r.checkPatterns(rf);
+      rows.push(`| ${escapeCell(rf.patternText)} | '${escapeCell(rf.display)}' | ${escapeCell(rf.description ?? '')} |`);
+      const hit = targetRel !== undefined && targetRel !== '' && rf.patterns.some((p) => cliMatches(targetRel, p));
+      const globs = rf.patterns.map(effectiveGlob).filter((p): p is string => p !== undefined);
+      const s = r.source(file, kind, root, 'on-read', hit ? 'on-read' : 'not-matched', doc, hit
+        ? `Its pattern (${rf.patternText}) matches this file: listed in the table at start, and its text arrives when ${AGENT} reads the file.`
+        : `Its pattern (${rf.patternText}) does not match this file; ${AGENT} only lists it in the table of path-scoped files.`, { globs });
+      r.sources.push(s);
+      if (hit) {
+        r.inject(s, doc.text);
+        matched.push(rf);
+      }
+    }
+  }
+
+  // Extra folders' AGENTS.md are listed, not inlined (observed p14, p16).
+  const nestedRows: string[] = [];
+  for (const e of extras) {
+    const file = path.join(e, 'AGENTS.md');
+    const doc = r.read(file, 'project', e, 'start');
+    if (!doc) continue;
+    const relDir = path.relative(root, e).split(path.sep).join('/');
+    const dirLabel = `${relDir}/`;
+    nestedRows.push(`| ${escapeCell(dirLabel)} | '${escapeCell(`${relDir}/AGENTS.md`)}' | Agent instructions for ${escapeCell(relDir)}/**/* |`);
+    r.sources.push(r.source(file, 'project', e, 'start', 'listed', doc, `In a COPILOT_CUSTOM_INSTRUCTIONS_DIRS folder: ${AGENT} names it in the table of nested AGENTS.md files for the model to read.`));
+  }
+
+  const rest = [...rawItems];
+  if (nestedRows.length) rest.push(`${NESTED_TABLE_HEAD}\n${nestedRows.join('\n')}`);
+  if (rows.length) rest.push(`${TABLE_HEAD}\n${rows.join('\n')}`);
+  // The span between `</tools>\n\n` and the next section (observed q1–q7): the blocks, then the
+  // rest, each list joined by a blank line; with both, one more `\n` ends it.
+  const blocksText = blocks.join('\n\n');
+  const restText = rest.join('\n\n');
+  const startText = blocksText && restText ? `${blocksText}\n\n${restText}\n` : blocksText || restText;
+
+  // ---- 3. on read (observed p1, p7, p11, p17, p23, basic, nested-deep) -------------------------
+  const onReadText: string[] = [];
+  for (const rf of matched) onReadText.push(reminder(rf.display, rf.doc.text));
+  const targetDir = fs.stat(ctx.target)?.type === 'dir' ? ctx.target : path.dirname(ctx.target);
+  const loadedDirs = new Set([root, cwd, ...between]);
+  const nestedDirs: string[] = [];
+  if (targetRel !== undefined) {
+    for (let d = targetDir; isUnder(d, root) && d !== root; d = path.dirname(d)) if (!loadedDirs.has(d)) nestedDirs.push(d); // innermost first
+  }
+  for (const d of nestedDirs) {
+    for (const name of CHILD_FILES) {
+      const file = path.join(d, name);
+      const doc = r.read(file, 'project', d, 'on-read');
+      if (!doc) continue;
+      if (!r.insideRoot(file)) {
+        // [bundle] "Instruction resolves outside its declaring workspace" (observed p10).
+        r.sources.push(r.source(file, 'project', d, 'on-read', 'excluded', doc, `A symlink to a file outside the repository; ${AGENT} does not load it on read.`));
+        continue;
+      }
+      if (doc.text.trim() === '') {
+        r.sources.push(r.source(file, 'project', d, 'on-read', 'excluded', doc, `Empty or only white space; ${AGENT} skips it on read.`));
+        continue;
+      }
+      const s = r.source(file, 'project', d, 'on-read', 'on-read', doc, `Below the launch directory: ${AGENT} adds it in a reminder when it reads a file here.`);
+      r.sources.push(s);
+      const content = IMPORTING.has(path.basename(name)) ? r.expandImports(doc.text, file, d, 'on-read', new Set([file]), 0, [file]) : doc.text;
+      r.inject(s, content);
+      // Named by its real path, relative to the repository root (observed p23).
+      onReadText.push(reminder(path.relative(r.realRoot, fs.realPath(file)).split(path.sep).join('/'), content));
+    }
+    const files = [...listTree(ctx, path.join(d, '.github', 'instructions'), isInstructionsFile), ...listTree(ctx, path.join(d, '.claude', 'rules'), isRuleFile)];
+    for (const file of files) {
+      const doc = r.read(file, 'rule', root, 'on-read');
+      if (!doc) continue;
+      const display = path.relative(root, file).split(path.sep).join('/');
+      const rf = r.ruleFile(file, doc, display);
+      if (rf.excluded) {
+        r.sources.push(r.source(file, 'rule', root, 'on-read', 'excluded', doc, `excludeAgent names "coding-agent", so ${AGENT} skips this file entirely.`));
+        continue;
+      }
+      if (!rf.always) r.checkPatterns(rf);
+      const hit = rf.always || (targetRel !== '' && rf.patterns.some((p) => cliMatches(targetRel!, p)));
+      const globs = rf.always ? undefined : rf.patterns.map(effectiveGlob).filter((p): p is string => p !== undefined);
+      const s = r.source(file, 'rule', root, 'on-read', hit ? 'on-read' : 'not-matched', doc, hit
+        ? `In a folder below the launch directory; ${AGENT} adds it in a reminder when it reads ${rf.always ? 'a file here' : 'a file its pattern matches'} (patterns are relative to the repository root).`
+        : `Its pattern (${rf.patternText}) does not match this file; patterns of nested instruction files are relative to the repository root, not to their folder.`, globs ? { globs } : {});
+      r.sources.push(s);
+      if (hit) {
+        r.inject(s, doc.text);
+        onReadText.push(reminder(display, doc.text));
+      }
+    }
+  }
+
+  const start: RenderPart[] = startText ? [{ where: 'system', text: startText }] : [];
+  const onRead: RenderPart[] = onReadText.length ? [{ where: 'after-tool-result', text: onReadText.join('') }] : [];
+  const used = r.sources.filter((s) => s.loads === 'start' && (s.status === 'loaded')).reduce((n, s) => n + s.injectedChars, 0);
+  return {
+    sources: r.sources,
+    budget: { unit: 'chars', limit: null, perFile: null, used },
+    diagnostics: r.diagnostics,
+    start,
+    onRead,
+  };
+}
+
+/** A pattern as a glob `check` can test against paths relative to the repository root. */
+function effectiveGlob(p: string): string | undefined {
+  let g = p.trim();
+  if (!g || g.startsWith('/') || globProblem(g)) return undefined;
+  while (g.startsWith('./')) g = g.slice(2);
+  g = g.replace(/\[!/g, '[^');
+  return g.includes('/') ? g : `**/${g}`;
+}
+
+function reasonForBlock(file: string, scope: string, r: Resolver): string {
+  if (scope === '/') return `User instructions: sent first, in a <custom_instruction> block, for every project.`;
+  const where = scope === r.root ? 'the repository root' : scope === r.cwd ? 'the launch directory' : 'a folder between the repository root and the launch directory';
+  const imports = IMPORTING.has(path.basename(file)) ? ' with its @imports inlined' : '';
+  return `In ${where}: sent at start in a <custom_instruction> block${imports}.`;
+}
+
+function notRead(r: Resolver, file: string, scope: string, reason: string): void {
+  const doc = r.read(file, 'project', scope, 'start');
+  if (!doc) return;
+  r.sources.push(r.source(file, path.basename(file) === 'CLAUDE.local.md' ? 'local' : 'project', scope, 'start', 'excluded', doc, reason));
+  r.diagnostics.push(diag('not-loaded', file, reason));
+}
+
+export const copilotCli: Profile = {
+  id: 'copilot-cli',
+  agent: 'GitHub Copilot CLI',
+  agentVersion: VERSION,
+  verified: 'real agent',
+  filePatterns: [
+    '**/AGENTS.md', '**/CLAUDE.md', '**/GEMINI.md', '**/.github/copilot-instructions.md',
+    '**/.github/instructions/**/*.instructions.md', '**/.claude/rules/**/*.md',
+  ],
+  globalPaths: (env) => [path.join(configDir(env), 'copilot-instructions.md'), path.join(configDir(env), 'instructions')],
+  resolve,
+};
