@@ -1,0 +1,116 @@
+// Quick start: opens the extension, built from this checkout, in VS Code in your browser, on the
+// demo workspace (demo/). Runs until Ctrl-C.
+//
+//   node scripts/openDemo.mjs [--port 8080] [--no-build] [--verbose]
+//   node scripts/openDemo.mjs --smoke   # check it opens: headless screenshot to test-results/demo.png
+//
+// The VS Code is code-server from test/host (installed on first use), listening on 127.0.0.1 only.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  chromiumArgs,
+  chromiumPath,
+  ensureHost,
+  hostDir,
+  repoRoot,
+  startServer,
+  waitForWorkbench,
+} from './testHost.mjs';
+
+const args = process.argv.slice(2);
+const smoke = args.includes('--smoke');
+const verbose = args.includes('--verbose');
+// The smoke check takes any free port, so it can run beside an open demo.
+const port = args.includes('--port') ? Number(args[args.indexOf('--port') + 1]) : smoke ? 0 : 8080;
+const demoDir = path.join(repoRoot, 'demo');
+const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+const extensionId = `${manifest.publisher}.${manifest.name}`;
+
+function fail(message) {
+  console.error(`openDemo: ${message}`);
+  process.exit(1);
+}
+
+if (!Number.isInteger(port) || port < 0 || port > 65535) fail('--port needs a port number');
+if (!args.includes('--no-build') && fs.existsSync(path.join(repoRoot, 'scripts', 'build.mjs'))) {
+  const build = spawnSync(process.execPath, [path.join(repoRoot, 'scripts', 'build.mjs')], { cwd: repoRoot, stdio: 'inherit' });
+  if (build.status !== 0) fail('the build failed');
+}
+if (!fs.existsSync(path.join(repoRoot, manifest.main))) fail(`${manifest.main} is missing: run \`npm run build\` first.`);
+
+try {
+  ensureHost({ browser: smoke });
+} catch (err) {
+  fail(err.message);
+}
+
+// Installed the way VS Code finds any extension: a folder <publisher>.<name>-<version> in the
+// extensions directory, here a link to this checkout, so a rebuild and a window reload show changes.
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'instruction-lens-demo-'));
+const extensionsDir = path.join(tmp, 'extensions');
+fs.mkdirSync(extensionsDir);
+fs.symlinkSync(repoRoot, path.join(extensionsDir, `${extensionId}-${manifest.version}`), 'dir');
+process.on('exit', () => fs.rmSync(tmp, { recursive: true, force: true }));
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(smoke ? 130 : 0));
+
+let server;
+try {
+  server = await startServer({
+    workspace: demoDir,
+    userDataDir: path.join(tmp, 'data'),
+    extensionsDir,
+    port,
+    smokeTestDriver: false,
+    onLog: (line) => verbose && console.error(`[code-server] ${line}`),
+  });
+} catch (err) {
+  fail(`${err.message}${port ? `\n(Is port ${port} already in use? Try --port.)` : ''}`);
+}
+// code-server's own short form of the folder parameter: readable when printed.
+const url = `${server.baseUrl}?folder=${encodeURI(demoDir)}`;
+
+if (!smoke) {
+  console.log(`\nInstruction Lens demo: open ${url}\nPress Ctrl-C to stop.\n`);
+  server.process.once('exit', (code) => fail(`code-server stopped (code ${code}).`));
+} else {
+  const timer = setTimeout(() => fail('the demo did not open within 2 minutes.'), 120_000);
+  const { chromium } = createRequire(path.join(hostDir, 'package.json'))('playwright-core');
+  const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+    await page.goto(url);
+    await waitForWorkbench(page);
+    // The extension must be installed: look for it in the Extensions view.
+    await page.keyboard.press('Control+Shift+X');
+    await page
+      .locator('.part.sidebar .extension-list-item', { hasText: manifest.displayName })
+      .first()
+      .waitFor({ timeout: 30_000 })
+      .catch(() => fail(`${extensionId} is not listed among the installed extensions.`));
+    // Then show the demo as a person would first see it: the Explorer and the root CLAUDE.md.
+    await page.keyboard.press('Control+Shift+E');
+    await page.keyboard.press('Control+P');
+    await page.keyboard.type('CLAUDE.md');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'CLAUDE.md' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    await page.locator('.tabs-container .tab', { hasText: 'CLAUDE.md' }).first().waitFor();
+    // Let extensions finish activating and the editor settle (highlighting, decorations).
+    await page
+      .locator('.statusbar', { hasText: 'Activating Extensions' })
+      .waitFor({ state: 'hidden', timeout: 30_000 })
+      .catch(() => {});
+    await page.waitForTimeout(1_000);
+    const file = path.join(repoRoot, 'test-results', 'demo.png');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    await page.screenshot({ path: file });
+    console.log(`Demo opened with ${extensionId} installed; screenshot: ${path.relative(repoRoot, file)}`);
+  } finally {
+    clearTimeout(timer);
+    await browser.close();
+    await server.stop();
+  }
+  process.exit(0);
+}

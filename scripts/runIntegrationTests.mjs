@@ -1,0 +1,222 @@
+// Runs the integration tests (out/test/integration) inside a real VS Code and exits with their result.
+//
+//   node scripts/runIntegrationTests.mjs [--host auto|server|electron] [--verbose]
+//
+// server (the default, and what `auto` picks unless INSTRUCTION_LENS_TEST_HOST=electron): the
+//   VS Code server (code-server) from test/host, its workbench opened in headless Chromium.
+// electron: a desktop VS Code downloaded by @vscode/test-electron; needs internet.
+//
+// Builds nothing: `dist/extension.js` and `out/test/integration/` must exist
+// (`node scripts/build.mjs --tests`, which `npm test` runs first).
+// Environment: INSTRUCTION_LENS_SCREENSHOT_DIR (default test-results/screenshots) receives the
+// tests' screenshots; INSTRUCTION_LENS_TEST_TIMEOUT_MS overrides the 10 minute limit.
+import fs from 'node:fs';
+import http from 'node:http';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import util from 'node:util';
+import {
+  chromiumArgs,
+  chromiumPath,
+  ensureHost,
+  hostDir,
+  isNoise,
+  repoRoot,
+  startServer,
+  waitForWorkbench,
+  workbenchUrl,
+} from './testHost.mjs';
+
+const args = process.argv.slice(2);
+const verbose = args.includes('--verbose');
+const hostArg = args.includes('--host') ? args[args.indexOf('--host') + 1] : 'auto';
+if (!['auto', 'server', 'electron'].includes(hostArg)) fail(`--host must be auto, server or electron, not ${hostArg}`);
+// `auto` means server: test-electron's download cannot work on a machine without internet.
+const host = hostArg === 'auto' ? (process.env.INSTRUCTION_LENS_TEST_HOST === 'electron' ? 'electron' : 'server') : hostArg;
+
+const timeoutMs = Number(process.env.INSTRUCTION_LENS_TEST_TIMEOUT_MS) || 10 * 60_000;
+const extensionTestsPath = path.join(repoRoot, 'out', 'test', 'integration', 'index.js');
+const fixture = path.join(repoRoot, 'test', 'fixtures', 'workspace');
+const screenshotDir = path.resolve(
+  process.env.INSTRUCTION_LENS_SCREENSHOT_DIR || path.join(repoRoot, 'test-results', 'screenshots'),
+);
+
+function fail(message) {
+  console.error(`runIntegrationTests: ${message}`);
+  process.exit(1);
+}
+
+for (const file of [path.join(repoRoot, 'dist', 'extension.js'), extensionTestsPath]) {
+  if (!fs.existsSync(file)) fail(`${path.relative(repoRoot, file)} is missing: run \`node scripts/build.mjs --tests\` first.`);
+}
+
+if (host === 'server') {
+  try {
+    ensureHost(); // before the clock starts: a first install takes minutes, with its own limit
+  } catch (err) {
+    fail(err.message);
+  }
+}
+
+// A fresh copy of the fixture workspace, so tests may create and delete files freely.
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'instruction-lens-it-'));
+const workspace = path.join(tmp, 'workspace');
+if (fs.existsSync(fixture)) fs.cpSync(fixture, workspace, { recursive: true });
+else fs.mkdirSync(workspace);
+const reportFile = path.join(tmp, 'report.txt');
+fs.writeFileSync(reportFile, '');
+
+/** Copies what the test entry appends to the report file to stdout, as it grows. */
+function tailReport() {
+  let offset = 0;
+  const decoder = new StringDecoder('utf8');
+  const pump = () => {
+    const size = fs.statSync(reportFile).size;
+    if (size <= offset) return;
+    const buffer = Buffer.alloc(size - offset);
+    const fd = fs.openSync(reportFile, 'r');
+    try {
+      offset += fs.readSync(fd, buffer, 0, buffer.length, offset);
+    } finally {
+      fs.closeSync(fd);
+    }
+    process.stdout.write(decoder.write(buffer));
+  };
+  const timer = setInterval(pump, 100);
+  return {
+    stop() {
+      clearInterval(timer);
+      pump();
+      process.stdout.write(decoder.end());
+      return offset;
+    },
+  };
+}
+
+let cleanups = [];
+async function cleanUp() {
+  const pending = cleanups.reverse();
+  cleanups = [];
+  for (const cleanup of pending) await cleanup().catch(() => {});
+}
+// Ctrl-C: run the 'exit' hooks that stop the server's process group.
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
+
+// Shown when something hangs: filled in once there is a server and a page to ask.
+let diagnose = () => '';
+
+async function runOnServer() {
+  const { chromium } = createRequire(path.join(hostDir, 'package.json'))('playwright-core');
+  const pageErrors = [];
+  let page;
+
+  // Tests ask for screenshots over HTTP: the extension host cannot reach the page's globals.
+  const shots = http.createServer(async (req, res) => {
+    try {
+      const name = new URL(req.url, 'http://127.0.0.1').searchParams.get('name') || 'screenshot';
+      const file = path.join(screenshotDir, `${name.replace(/[^\w.-]+/g, '-')}.png`);
+      fs.mkdirSync(screenshotDir, { recursive: true });
+      // Let the workbench paint what the test just did.
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      await page.screenshot({ path: file });
+      res.writeHead(200, { 'content-type': 'text/plain' }).end(file);
+    } catch (err) {
+      res.writeHead(500, { 'content-type': 'text/plain' }).end(String(err?.message ?? err));
+    }
+  });
+  await new Promise((resolve) => shots.listen(0, '127.0.0.1', resolve));
+  cleanups.push(() => new Promise((resolve) => shots.close(resolve)));
+
+  const server = await startServer({
+    workspace,
+    userDataDir: path.join(tmp, 'data'),
+    env: {
+      INSTRUCTION_LENS_TEST_REPORT: reportFile,
+      INSTRUCTION_LENS_SCREENSHOT_URL: `http://127.0.0.1:${shots.address().port}/`,
+    },
+    onLog: (line) => verbose && console.error(`[code-server] ${line}`),
+  });
+  cleanups.push(server.stop);
+  let workbenchShown = false;
+  diagnose = () =>
+    [
+      workbenchShown ? 'The workbench opened.' : 'The workbench did not appear.',
+      `Last code-server output:\n${server.logs.filter((l) => l.trim() && !isNoise(l)).slice(-20).join('\n')}`,
+      ...(pageErrors.length ? [`Workbench errors:\n${pageErrors.slice(-10).join('\n')}`] : []),
+    ].join('\n');
+
+  const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
+  cleanups.push(() => browser.close());
+  page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+  page.on('pageerror', (err) => pageErrors.push(String(err)));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && !isNoise(msg.text())) pageErrors.push(msg.text());
+  });
+
+  // The two globals a workbench run with enable-smoke-test-driver calls, as in VS Code's own
+  // browser test runs: its log, and the tests' exit code.
+  let onExit;
+  const exited = new Promise((resolve) => (onExit = resolve));
+  // codeAutomationLog carries the workbench's own log (not the tests' console): chatty at info
+  // level, so only warnings and errors are shown unless --verbose.
+  await page.exposeFunction('codeAutomationLog', (type, logArgs) => {
+    const line = util.format(...(Array.isArray(logArgs) ? logArgs : [logArgs]));
+    const shown = verbose || type === 'error' || type === 'warn';
+    if (shown && !isNoise(line)) console.error(`[workbench ${type}] ${line}`);
+  });
+  await page.exposeFunction('codeAutomationExit', (code) => onExit(Number(code) || 0));
+  page.on('close', () => onExit(1));
+
+  const url = workbenchUrl(server, workspace, [
+    ['extensionDevelopmentPath', server.remoteUri(repoRoot)],
+    ['extensionTestsPath', server.remoteUri(extensionTestsPath)],
+    ['skipWelcome', 'true'],
+  ]);
+  await page.goto(url);
+  waitForWorkbench(page).then(() => (workbenchShown = true), () => {});
+  return await exited;
+}
+
+async function runOnElectron() {
+  const { runTests } = await import('@vscode/test-electron');
+  try {
+    await runTests({
+      extensionDevelopmentPath: repoRoot,
+      extensionTestsPath,
+      launchArgs: [workspace, '--user-data-dir', path.join(tmp, 'data'), '--disable-extensions', '--disable-workspace-trust'],
+      extensionTestsEnv: { INSTRUCTION_LENS_TEST_REPORT: reportFile },
+    });
+    return 0;
+  } catch (err) {
+    console.error(String(err?.message ?? err));
+    return typeof err?.code === 'number' && err.code !== 0 ? err.code : 1;
+  }
+}
+
+const tail = tailReport();
+let timer;
+const timeout = new Promise((_, reject) => {
+  timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs / 1000} s.`)), timeoutMs);
+});
+let code = 1;
+try {
+  const where = host === 'server' ? 'code-server + headless Chromium' : 'desktop VS Code via @vscode/test-electron';
+  console.log(`Running the integration tests in VS Code (${where})…`);
+  code = await Promise.race([host === 'server' ? runOnServer() : runOnElectron(), timeout]);
+  // A run that ends before the test entry wrote anything: say why, not just the code.
+  if (tail.stop() === 0 && code !== 0) console.error(`No test report was written.\n${diagnose()}`);
+} catch (err) {
+  tail.stop();
+  console.error([`Integration tests failed: ${err?.message ?? err}`, diagnose()].filter(Boolean).join('\n'));
+  code = 1;
+}
+clearTimeout(timer);
+await cleanUp();
+if (code === 0) fs.rmSync(tmp, { recursive: true, force: true });
+else {
+  const logs = path.join(tmp, 'data', 'logs');
+  console.error(`Integration tests exited with code ${code}${fs.existsSync(logs) ? `; VS Code's logs are kept in ${logs}` : ''}.`);
+}
+process.exit(code);

