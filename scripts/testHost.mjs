@@ -77,13 +77,25 @@ function run(cmd, args, env) {
   }
 }
 
+/** As root on Debian, install what the test host needs from Debian's packages (a fresh machine's quick start). */
+function installSystemPackages() {
+  if (process.getuid?.() !== 0 || !fs.existsSync('/usr/bin/apt-get')) return;
+  console.log('Installing chromium and libkrb5-dev from Debian (first time only)…');
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  for (const args of [['update', '-qq'], ['install', '-y', '-qq', '--no-install-recommends', 'chromium', 'libkrb5-dev']]) {
+    const r = spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env, timeout: 15 * 60_000 });
+    if (r.status !== 0) return;
+  }
+}
+
 /**
  * Installs test/host's packages when missing or when its lock changed; fast when nothing changed.
  * Throws with one clear line when the system packages it needs are missing.
  */
 export function ensureHost({ browser = true } = {}) {
-  const missing = (browser && !fs.existsSync(chromiumPath)) || !fs.existsSync('/usr/include/gssapi/gssapi.h');
-  if (missing) throw new Error(APT_HINT);
+  const isMissing = () => (browser && !fs.existsSync(chromiumPath)) || !fs.existsSync('/usr/include/gssapi/gssapi.h');
+  if (isMissing()) installSystemPackages();
+  if (isMissing()) throw new Error(APT_HINT);
 
   const hash = lockHash();
   const ready =
