@@ -7,9 +7,10 @@ import { car } from './profiles/car';
 import { cursor } from './profiles/cursor';
 import { scaling } from './profiles/scaling';
 import { copilotCli } from './profiles/copilotCli';
+import { copilot } from './profiles/copilot';
 
 /** Every agent profile, in the order the CLI and the extension list them. */
-export const PROFILES: readonly Profile[] = [claudeCode, clawCode, clawCodeHead, codex, geminiCli, cursor, car, scaling, copilotCli];
+export const PROFILES: readonly Profile[] = [claudeCode, clawCode, clawCodeHead, codex, geminiCli, cursor, car, scaling, copilotCli, copilot];
 
 export function findProfile(id: string): Profile | undefined {
   return PROFILES.find((p) => p.id === id);

@@ -390,9 +390,10 @@ function resolve(ctx: ResolveContext): ProfileResult {
       continue;
     }
     seenText.set(doc.text, c.file);
-    const s = r.source(c.file, c.kind, c.scope, 'start', 'loaded', doc, reasonForBlock(c.file, c.scope, r));
+    const s = r.source(c.file, c.kind, c.scope, 'start', 'loaded', doc, '');
     r.sources.push(s);
     const content = IMPORTING.has(path.basename(c.file)) ? r.expandImports(doc.text, c.file, c.scope, 'start', new Set([c.file]), 0, [c.file]) : doc.text;
+    s.reason = reasonForBlock(c.scope, r, content !== doc.text);
     r.inject(s, content);
     blocks.push(`<custom_instruction>\n${content}\n</custom_instruction>`);
   }
@@ -400,6 +401,7 @@ function resolve(ctx: ResolveContext): ProfileResult {
   for (const d of dirs) {
     for (const name of ['CLAUDE.local.md', path.join('.claude', 'CLAUDE.md')]) notRead(r, path.join(d, name), d, `${AGENT} never reads ${name}; put shared instructions in AGENTS.md or CLAUDE.md.`);
   }
+  notRead(r, path.join(ctx.home, '.claude', 'CLAUDE.md'), '/', `${AGENT} never reads ~/.claude; user instructions go in ${path.join(r.configDir, 'copilot-instructions.md')}.`);
   for (const d of between) {
     for (const sub of [path.join('.github', 'instructions'), path.join('.claude', 'rules')]) {
       const folder = path.join(d, sub);
@@ -564,17 +566,16 @@ function effectiveGlob(p: string): string | undefined {
   return g.includes('/') ? g : `**/${g}`;
 }
 
-function reasonForBlock(file: string, scope: string, r: Resolver): string {
-  if (scope === '/') return `User instructions: sent first, in a <custom_instruction> block, for every project.`;
+function reasonForBlock(scope: string, r: Resolver, imported: boolean): string {
+  if (scope === '/') return 'User instructions: sent first, in a <custom_instruction> block, for every project.';
   const where = scope === r.root ? 'the repository root' : scope === r.cwd ? 'the launch directory' : 'a folder between the repository root and the launch directory';
-  const imports = IMPORTING.has(path.basename(file)) ? ' with its @imports inlined' : '';
-  return `In ${where}: sent at start in a <custom_instruction> block${imports}.`;
+  return `In ${where}: sent at start in a <custom_instruction> block${imported ? ', with the files it imports inlined' : ''}.`;
 }
 
 function notRead(r: Resolver, file: string, scope: string, reason: string): void {
   const doc = r.read(file, 'project', scope, 'start');
   if (!doc) return;
-  r.sources.push(r.source(file, path.basename(file) === 'CLAUDE.local.md' ? 'local' : 'project', scope, 'start', 'excluded', doc, reason));
+  r.sources.push(r.source(file, path.basename(file) === 'CLAUDE.local.md' ? 'local' : scope === '/' ? 'user' : 'project', scope, 'start', 'excluded', doc, reason));
   r.diagnostics.push(diag('not-loaded', file, reason));
 }
 

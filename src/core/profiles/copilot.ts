@@ -1,0 +1,483 @@
+import * as path from 'node:path';
+import { parseDocument, isMap, isScalar, isSeq } from 'yaml';
+import { diag } from '../diagnostics';
+import { stringList } from '../frontmatter';
+import { globProblem, matchesAny, relativeInside } from '../globs';
+import type { Diagnostic, RenderPart, Source, SourceKind } from '../model';
+import type { Profile, ProfileResult, ResolveContext } from '../profile';
+import { describeReadFailure, readText, sizes } from '../readText';
+
+/**
+ * GitHub Copilot Chat in VS Code (agent mode). Not runnable here: every rule is read from the
+ * sources, cited per rule:
+ *   [vscode]  microsoft/vscode src/vs/workbench/contrib/chat/common/promptSyntax/
+ *             computeAutomaticInstructions.ts (collect, _matches, _getCustomizationsIndex),
+ *             service/promptsServiceImpl.ts (listAgentInstructions, getInstructionsDiscoveryInfo),
+ *             promptFileParser.ts (header, body file references, evaluateApplyToPattern),
+ *             config/promptFileLocations.ts (DEFAULT_INSTRUCTIONS_SOURCE_FOLDERS),
+ *             utils/promptFilesLocator.ts (files of a location), languageProviders/promptValidator.ts,
+ *             and the settings registered in chat.contribution.ts;
+ *   [chat]    microsoft/vscode-copilot-chat src/extension/prompts/node/panel/customInstructions.tsx
+ *             (how the attachments become prompt text) and the prompt-tsx `Tag` element.
+ * Where the exact bytes depend on prompt-tsx rendering (line breaks between elements, trimming of
+ * a message) they are not verifiable from the source: we render what the source shows.
+ */
+
+const INTRO = 'When generating code, please follow these user provided coding instructions.'; // [chat] CustomInstructions
+const CONFLICT = ' You can ignore an instruction if it contradicts a system message.'; // [chat]
+// [vscode] _getCustomizationsIndex; `#tool:readFile` is replaced by `'read_file'` before sending
+// ([chat] promptVariablesService.resolveToolReferencesInPrompt + getToolName; unsure of the name mapping).
+const INDEX_HEAD = [
+  '<instructions>',
+  'Here is a list of instruction files that contain rules for working with this codebase.',
+  'These files are important for understanding the codebase structure, conventions, and best practices.',
+  'Please make sure to follow the rules specified in these files when working with the codebase.',
+  "If the file is not already available as attachment, use the 'read_file' tool to acquire it.",
+  'Make sure to acquire the instructions before working with the codebase.',
+];
+
+/** The settings this profile reads, with VS Code's defaults ([vscode] chat.contribution.ts). */
+const DEFAULTS = {
+  'chat.useAgentsMdFile': true,
+  'chat.useClaudeMdFile': true,
+  'chat.useNestedAgentsMdFiles': false,
+  'github.copilot.chat.codeGeneration.useInstructionFiles': true,
+  'chat.includeApplyingInstructions': true,
+  'chat.includeReferencedInstructions': false,
+  'chat.useCustomizationsInParentRepositories': false,
+  'github.copilot.chat.customInstructionsInSystemMessage': false,
+  /** Whether the read-file tool is enabled (the instructions index is only sent with it). */
+  readFileTool: true,
+  // [vscode] DEFAULT_INSTRUCTIONS_SOURCE_FOLDERS
+  'chat.instructionsFilesLocations': { '.github/instructions': true, '.claude/rules': true, '~/.copilot/instructions': true, '~/.claude/rules': true } as Record<string, boolean>,
+};
+type Settings = typeof DEFAULTS;
+
+function settingsOf(ctx: ResolveContext): Settings {
+  const out = { ...DEFAULTS };
+  for (const key of Object.keys(DEFAULTS) as (keyof Settings)[]) {
+    const v = ctx.settings[key];
+    if (v !== undefined && typeof v === typeof DEFAULTS[key]) (out as Record<string, unknown>)[key] = v;
+  }
+  return out;
+}
+
+/** The parsed header of an instructions file, as promptFileParser.ts reads it. */
+interface Header {
+  applyTo?: string;
+  paths?: string[];
+  description?: string;
+  /** Attribute name, whether its value is a plain scalar/list, and where it sits. */
+  attributes: { key: string; kind: 'scalar' | 'sequence' | 'map' | 'null'; value: unknown; start: number; end: number }[];
+  errors: { message: string; start: number; end: number }[];
+}
+
+interface Parsed {
+  header?: Header;
+  /** Offset of the body in the text. */
+  bodyStart: number;
+}
+
+/** [vscode] PromptFileParser.parse: a first line `---`, up to the next `---` line (or the end). */
+function parsePromptFile(text: string): Parsed {
+  const lines = text.split(/(?<=\n)/);
+  if (!lines.length || !/^---[\s\r\n]*$/.test(lines[0])) return { bodyStart: 0 };
+  let end = lines.findIndex((l, i) => i > 0 && /^---[\s\r\n]*$/.test(l));
+  if (end === -1) end = lines.length;
+  const headerStart = lines[0].length;
+  const headerText = lines.slice(1, end).join('');
+  const bodyStart = lines.slice(0, Math.min(end + 1, lines.length)).join('').length;
+  const doc = parseDocument(headerText, { prettyErrors: false, uniqueKeys: false });
+  const header: Header = { attributes: [], errors: doc.errors.map((e) => ({ message: e.message.split('\n')[0], start: headerStart + e.pos[0], end: headerStart + e.pos[1] })) };
+  const scalar = (n: unknown): string | undefined => (isScalar(n) && n.value !== null && n.value !== undefined ? String(n.value) : undefined);
+  if (doc.contents && !isMap(doc.contents)) header.errors.push({ message: 'Invalid header, expecting <key: value> pairs', start: headerStart, end: headerStart + headerText.length });
+  if (isMap(doc.contents)) {
+    for (const item of doc.contents.items) {
+      const key = scalar(item.key);
+      if (key === undefined) continue;
+      const v = item.value;
+      const kind = isSeq(v) ? 'sequence' : isMap(v) ? 'map' : isScalar(v) && v.value !== null ? 'scalar' : 'null';
+      const range = (item.key as { range?: [number, number, number] }).range;
+      const vr = (v as { range?: [number, number, number] } | null)?.range;
+      header.attributes.push({ key, kind, value: isScalar(v) ? v.value : v, start: headerStart + (range?.[0] ?? 0), end: headerStart + (vr?.[1] ?? range?.[1] ?? 0) });
+      // getStringAttribute: scalars only; paths: a scalar or the scalars of a sequence.
+      if (key === 'applyTo' && kind === 'scalar') header.applyTo ??= scalar(v);
+      if (key === 'description' && kind === 'scalar') header.description ??= scalar(v);
+      if (key === 'paths' && header.paths === undefined) {
+        if (kind === 'scalar') header.paths = [scalar(v)!];
+        else if (isSeq(v)) header.paths = v.items.map(scalar).filter((s): s is string => s !== undefined);
+      }
+    }
+  }
+  return { header, bodyStart };
+}
+
+/** A file reference in the body: a Markdown link or `#file:` ([vscode] PromptBody.getParsedBody). */
+function fileReferences(text: string, from: number): { ref: string; start: number; end: number }[] {
+  const out: { ref: string; start: number; end: number }[] = [];
+  let fence: { char: string; len: number } | undefined;
+  let offset = 0;
+  for (const line of text.split(/(?<=\n)/)) {
+    const lineStart = offset;
+    offset += line.length;
+    if (lineStart < from) continue;
+    const trimmed = line.trimStart();
+    const m = /^(`{3,}|~{3,})/.exec(trimmed);
+    if (m) {
+      if (!fence) fence = { char: m[1][0], len: m[1].length };
+      else if (fence.char === m[1][0] && m[1].length >= fence.len && /^\s*$/.test(trimmed.slice(m[1].length))) fence = undefined;
+      continue;
+    }
+    if (fence) continue;
+    const code = [...line.matchAll(/`[^`]+`/g)].map((c) => ({ s: c.index ?? 0, e: (c.index ?? 0) + c[0].length }));
+    const inCode = (i: number) => code.some((c) => i >= c.s && i < c.e);
+    const links: { s: number; e: number }[] = [];
+    for (const l of line.matchAll(/\[(.*?)\]\((.+?)\)/g)) {
+      const i = l.index ?? 0;
+      if ((i > 0 && line[i - 1] === '!') || inCode(i)) continue;
+      const s = i + l[0].length - l[2].length - 1;
+      out.push({ ref: l[2], start: lineStart + s, end: lineStart + s + l[2].length });
+      links.push({ s: i, e: i + l[0].length });
+    }
+    for (const f of line.matchAll(/#file:([^\s#]+)/gi)) {
+      const i = f.index ?? 0;
+      if (links.some((l) => i <= l.e && i + f[0].length >= l.s) || inCode(i)) continue;
+      out.push({ ref: f[1], start: lineStart + i + 6, end: lineStart + i + f[0].length });
+    }
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
+
+/** [vscode] splitGlobAware + _matches: comma-separated (braces kept whole), trimmed, empty ones skipped. */
+function patternsOf(pattern: string): string[] {
+  return stringList(pattern) ?? [];
+}
+
+const ALWAYS = new Set(['**', '**/*', '*']); // [vscode] _matches: "add the instructions file even if no files are attached"
+
+/** [vscode] _matches: `**\/` is prepended unless the pattern starts with `/` or `**\/`; matched against the absolute path, ignoring case. */
+export function vscodeMatches(file: string, pattern: string): boolean {
+  for (let p of patternsOf(pattern)) {
+    if (ALWAYS.has(p)) return true;
+    if (!p.startsWith('/') && !p.startsWith('**/')) p = `**/${p}`;
+    if (matchesAny(file.split(path.sep).join('/').replace(/^\//, ''), [p.replace(/\[!/g, '[^')], { nocase: true })) return true;
+  }
+  return false;
+}
+
+interface InstructionFile {
+  file: string;
+  text: string;
+  size: { chars: number; bytes: number };
+  kind: SourceKind;
+  pattern?: string;
+  description?: string;
+  claudeRule: boolean;
+}
+
+class Resolver {
+  readonly sources: Source[] = [];
+  readonly diagnostics: Diagnostic[] = [];
+  constructor(readonly ctx: ResolveContext, readonly s: Settings) {}
+
+  read(file: string, kind: SourceKind, scope: string): { text: string; size: { chars: number; bytes: number } } | undefined {
+    const r = readText(this.ctx.fs, file);
+    if (r.state === 'missing' || r.state === 'directory') return undefined;
+    if (r.state !== 'ok') {
+      this.sources.push(this.source(file, kind, scope, 'unreadable', { chars: 0, bytes: 'bytes' in r ? r.bytes : 0 }, `It ${describeReadFailure(r)}; VS Code cannot attach it as text.`));
+      this.diagnostics.push(diag(r.state === 'unreadable' ? 'unreadable' : r.state, file, `This file ${describeReadFailure(r)}.`));
+      return undefined;
+    }
+    return { text: r.text, size: { chars: r.chars, bytes: r.bytes } };
+  }
+
+  source(file: string, kind: SourceKind, scope: string, status: Source['status'], size: { chars: number; bytes: number }, reason: string, extra: Partial<Source> = {}): Source {
+    return { path: file, kind, scope, loads: 'start', status, ...size, injectedChars: 0, injectedBytes: 0, reason, ...extra };
+  }
+
+  /** [vscode] PromptValidator for an instructions file (`target` Claude for `.claude/rules`). */
+  validate(file: string, text: string, parsed: Parsed, claudeRule: boolean): void {
+    const h = parsed.header;
+    if (h) {
+      for (const e of h.errors) this.diagnostics.push(diag('frontmatter-invalid', file, e.message, { text, start: e.start, end: e.end }, undefined, 'error'));
+      const valid = claudeRule ? ['description', 'paths'] : ['name', 'description', 'applyTo', 'excludeAgent'];
+      const supported = claudeRule ? 'description, paths' : 'applyTo, description, name'; // recommended names, sorted
+      for (const a of h.attributes) {
+        const at = { text, start: a.start, end: a.end };
+        if (!valid.includes(a.key)) {
+          this.diagnostics.push(diag('attribute-unknown', file, `Attribute '${a.key}' is not supported in instructions files. Supported: ${supported}.`, at));
+          continue;
+        }
+        if (a.key === 'description') {
+          if (a.kind !== 'scalar') this.diagnostics.push(diag('frontmatter-invalid', file, "The 'description' attribute must be a string.", at, undefined, 'error'));
+          else if (String(a.value).trim() === '') this.diagnostics.push(diag('frontmatter-invalid', file, "The 'description' attribute should not be empty.", at, undefined, 'error'));
+        }
+        if (a.key === 'applyTo') {
+          if (a.kind !== 'scalar') this.diagnostics.push(diag('frontmatter-invalid', file, "The 'applyTo' attribute must be a string.", at, undefined, 'error'));
+          else {
+            const raw = String(a.value).split(',');
+            if (raw.some((p) => p.trim() === '' || globProblem(p.trim()) !== undefined)) this.diagnostics.push(diag('glob-invalid', file, "The 'applyTo' attribute must be a valid glob pattern.", at));
+          }
+        }
+        if (a.key === 'excludeAgent' && a.kind !== 'sequence') this.diagnostics.push(diag('frontmatter-invalid', file, "The 'excludeAgent' attribute must be an array.", at, undefined, 'error'));
+      }
+    }
+    // Body file references that do not exist ([vscode] promptValidator.fileNotFound, a warning).
+    for (const ref of fileReferences(text, parsed.bodyStart)) {
+      if (/^[a-zA-Z]+:\//.test(ref.ref)) continue; // another scheme: not checked
+      const target = ref.ref.startsWith('/') ? ref.ref : path.join(path.dirname(file), ref.ref);
+      if (this.ctx.fs.stat(target)) continue;
+      this.diagnostics.push(diag('import-missing', file, `File '${ref.ref}' not found at '${target}'.`, { text, start: ref.start, end: ref.end }, { target }, 'warning'));
+    }
+  }
+}
+
+/** Files of one location ([vscode] PromptFilesLocator.resolveFilesAtLocation: the folder's own files). */
+function filesAt(ctx: ResolveContext, dir: string): string[] {
+  const claude = `/${dir.split(path.sep).join('/')}/`.includes('/.claude/rules/');
+  return ctx.fs
+    .readDir(dir)
+    .filter((e) => e.type === 'file' && (e.name.endsWith('.instructions.md') || (claude && e.name.endsWith('.md') && e.name !== 'README.md')))
+    .map((e) => path.join(dir, e.name))
+    .sort(); // the file service's listing order; sorted here (unsure)
+}
+
+function resolve(ctx: ResolveContext): ProfileResult {
+  const s = settingsOf(ctx);
+  const r = new Resolver(ctx, s);
+  const ws = ctx.launchDir;
+  const fs = ctx.fs;
+
+  // ---- instruction files from the configured locations: user (~/) first, then the workspace --
+  const locations = Object.entries(s['chat.instructionsFilesLocations']).filter(([, on]) => on === true).map(([p]) => p);
+  const home = locations.filter((p) => p.startsWith('~/')).map((p) => ({ dir: path.join(ctx.home, p.slice(2)), kind: 'user' as SourceKind }));
+  const local = locations.filter((p) => !p.startsWith('~/')).map((p) => ({ dir: path.resolve(ws, p), kind: 'rule' as SourceKind }));
+  const instructionFiles: InstructionFile[] = [];
+  for (const loc of [...home, ...local]) {
+    for (const file of filesAt(ctx, loc.dir)) {
+      const doc = r.read(file, loc.kind, ws);
+      if (!doc) continue;
+      const parsed = parsePromptFile(doc.text);
+      const claudeRule = `/${file.split(path.sep).join('/')}`.includes('/.claude/rules/');
+      r.validate(file, doc.text, parsed, claudeRule);
+      // [vscode] evaluateApplyToPattern: Claude rules use `paths` (default `**`), others `applyTo`.
+      const pattern = claudeRule ? (parsed.header?.paths?.join(', ') ?? '**') : parsed.header?.applyTo;
+      instructionFiles.push({ file, text: doc.text, size: doc.size, kind: loc.kind, pattern, description: parsed.header?.description, claudeRule });
+    }
+  }
+
+  // Attached files in the order they become chat variables ([vscode] collect).
+  const attached: { file: string; text: string; source: Source }[] = [];
+  const inVariables = new Set<string>();
+  const target = ctx.target;
+  const applying: InstructionFile[] = [];
+  for (const f of instructionFiles) {
+    const globs = f.pattern ? patternsOf(f.pattern).filter((p) => !ALWAYS.has(p) && !p.startsWith('/')).map((p) => (p.startsWith('**/') ? p : `**/${p}`)) : undefined;
+    const base = r.source(f.file, f.kind, ws, 'listed', f.size, '', globs?.length ? { globs } : {});
+    r.sources.push(base);
+    const hit = f.pattern !== undefined && vscodeMatches(target, f.pattern);
+    if (hit && s['chat.includeApplyingInstructions']) {
+      base.status = 'loaded';
+      base.reason = patternsOf(f.pattern!).some((p) => ALWAYS.has(p)) ? 'Automatically attached as pattern is **.' : `Automatically attached as pattern ${f.pattern} matches this file.`;
+      attached.push({ file: f.file, text: f.text, source: base });
+      inVariables.add(f.file);
+      applying.push(f);
+    } else if (!s.readFileTool) {
+      base.status = 'not-matched';
+      base.reason = f.pattern === undefined ? 'No applyTo: VS Code attaches it only when you add it by hand.' : `Its applyTo (${f.pattern}) does not match this file, and without the read tool it is not listed either.`;
+    } else {
+      base.reason = f.pattern === undefined
+        ? 'No applyTo: VS Code names it in the instructions list for the model to read when relevant.'
+        : hit ? 'chat.includeApplyingInstructions is off: VS Code only names it in the instructions list.' : `Its applyTo (${f.pattern}) does not match this file; VS Code names it, with its pattern, in the instructions list.`;
+    }
+  }
+
+  // Linked files of attached instruction files ([vscode] _addReferencedInstructions, needs
+  // chat.includeReferencedInstructions, off by default).
+  const follow = (from: { file: string; text: string }[]) => {
+    const todo = [...from];
+    const out: { file: string; text: string; source: Source }[] = [];
+    const seen = new Set(from.map((f) => f.file));
+    while (todo.length) {
+      const next = todo.pop()!;
+      const parsed = parsePromptFile(next.text);
+      for (const ref of fileReferences(next.text, parsed.bodyStart)) {
+        if (/^[a-zA-Z]+:\//.test(ref.ref)) continue;
+        const file = ref.ref.startsWith('/') ? ref.ref : path.join(path.dirname(next.file), ref.ref);
+        if (seen.has(file)) continue;
+        const isPromptFile = /\.(instructions|prompt)\.md$/.test(file) || path.basename(file) === 'copilot-instructions.md';
+        if (!isPromptFile && relativeInside(ws, file) === undefined) continue; // only prompt files or files of the workspace
+        seen.add(file);
+        if (fs.stat(file)?.type !== 'file') {
+          r.sources.push(r.source(file, 'import', ws, 'missing', { chars: 0, bytes: 0 }, `Linked from ${path.basename(next.file)} but it does not exist.`, { importedBy: next.file }));
+          continue;
+        }
+        const doc = r.read(file, 'import', ws);
+        if (!doc) continue;
+        if (!s['chat.includeReferencedInstructions']) {
+          r.sources.push(r.source(file, 'import', ws, 'excluded', doc.size, `Linked from ${path.basename(next.file)}; VS Code attaches linked files only when chat.includeReferencedInstructions is on (off by default).`, { importedBy: next.file }));
+          continue;
+        }
+        const src = r.source(file, 'import', ws, 'loaded', doc.size, `Referenced by ${path.basename(next.file)}.`, { importedBy: next.file });
+        r.sources.push(src);
+        out.push({ file, text: doc.text, source: src });
+        if (isPromptFile) todo.push({ file, text: doc.text }); // only instruction files are followed further
+      }
+    }
+    return out;
+  };
+  for (const ref of follow(applying.map((f) => ({ file: f.file, text: f.text })))) if (!inVariables.has(ref.file)) { attached.push(ref); inVariables.add(ref.file); }
+
+  // ---- agent instructions ([vscode] listAgentInstructions) ----------------------------------
+  const roots = [ws];
+  if (s['chat.useCustomizationsInParentRepositories']) {
+    // The folders above the workspace up to the repository root, when there is one and it is not
+    // above the home folder (the trust check of findParentRepoFolders is not modelled).
+    const parents: string[] = [];
+    for (let d = ws; ; d = path.dirname(d)) {
+      if (d !== ws) parents.push(d);
+      if (fs.stat(path.join(d, '.git'))) { roots.push(...parents); break; }
+      if (path.dirname(d) === d || path.dirname(d) === ctx.home) break;
+    }
+  }
+  type Agent = { file: string; type: 'copilot' | 'agents' | 'claude'; setting: string };
+  const found: Agent[] = [];
+  const disabled: Agent[] = [];
+  const inDir = (dir: string, names: string[], type: Agent['type'], setting: keyof Settings) => {
+    for (const e of fs.readDir(dir)) {
+      if (e.type !== 'file' || !names.some((n) => n.toLowerCase() === e.name.toLowerCase())) continue; // equalsIgnoreCase
+      (s[setting] ? found : disabled).push({ file: path.join(dir, e.name), type, setting });
+    }
+  };
+  for (const root of roots) {
+    inDir(path.join(root, '.github'), ['copilot-instructions.md'], 'copilot', 'github.copilot.chat.codeGeneration.useInstructionFiles');
+    inDir(root, ['AGENTS.md'], 'agents', 'chat.useAgentsMdFile');
+    inDir(root, ['CLAUDE.md', 'CLAUDE.local.md'], 'claude', 'chat.useClaudeMdFile');
+    inDir(path.join(root, '.claude'), ['CLAUDE.md'], 'claude', 'chat.useClaudeMdFile');
+  }
+  inDir(path.join(ctx.home, '.claude'), ['CLAUDE.md'], 'claude', 'chat.useClaudeMdFile');
+  for (const d of disabled) {
+    const doc = r.read(d.file, 'project', path.dirname(d.file));
+    if (doc) r.sources.push(r.source(d.file, 'project', path.dirname(d.file), 'excluded', doc.size, `${d.setting} is off, so VS Code does not attach it.`));
+  }
+  // Plain files first, then symlinks whose target is not already in ([vscode] "Skipping symlinked agent instructions file").
+  const agents: Agent[] = [];
+  const seenReal = new Set<string>();
+  for (const a of found.filter((a) => !fs.isSymlink(a.file))) { agents.push(a); seenReal.add(a.file); }
+  for (const a of found.filter((a) => fs.isSymlink(a.file))) {
+    const real = fs.realPath(a.file);
+    if (seenReal.has(real)) {
+      const doc = r.read(a.file, 'project', path.dirname(a.file));
+      if (doc) r.sources.push(r.source(a.file, 'project', path.dirname(a.file), 'duplicate', doc.size, `A symlink to ${real}, which is already attached; VS Code skips it.`));
+      continue;
+    }
+    agents.push(a);
+    seenReal.add(real);
+  }
+  const uri = (p: string) => `file://${p.split(path.sep).join('/')}`;
+  agents.sort((a, b) => uri(a.file).localeCompare(uri(b.file)));
+  const agentAttached: typeof attached = [];
+  for (const a of agents) {
+    const kind: SourceKind = a.file.startsWith(path.join(ctx.home, '.claude') + path.sep) ? 'user' : path.basename(a.file).toLowerCase() === 'claude.local.md' ? 'local' : 'project';
+    const doc = r.read(a.file, kind, path.dirname(a.file));
+    if (!doc) continue;
+    const src = r.source(a.file, kind, path.dirname(a.file), 'loaded', doc.size, `Automatically attached to every request as setting ${a.setting} is enabled.`);
+    r.sources.push(src);
+    agentAttached.push({ file: a.file, text: doc.text, source: src });
+    if (a.type === 'copilot') r.validate(a.file, doc.text, parsePromptFile(doc.text), false);
+  }
+  // copilot-instructions.md first, with its linked files, then the others in the sorted order.
+  const copilotFirst = agentAttached.filter((a) => agents.find((x) => x.file === a.file)?.type === 'copilot');
+  for (const a of copilotFirst) if (!inVariables.has(a.file)) { attached.push(a); inVariables.add(a.file); }
+  for (const ref of follow(copilotFirst.map((a) => ({ file: a.file, text: a.text })))) if (!inVariables.has(ref.file)) { attached.push(ref); inVariables.add(ref.file); }
+  for (const a of agentAttached) if (!inVariables.has(a.file)) { attached.push(a); inVariables.add(a.file); }
+
+  // ---- nested AGENTS.md ([vscode] listNestedAgentMDs: `**/AGENTS.md`, listed, not inlined) -----
+  const nested: string[] = [];
+  for (const file of agentsMdFiles(ctx, ws)) {
+    if (path.dirname(file) === ws) {
+      if (s['chat.useAgentsMdFile'] && s['chat.useNestedAgentsMdFiles']) nested.push(file); // the root one is listed too
+      continue;
+    }
+    const doc = r.read(file, 'project', path.dirname(file));
+    if (!doc) continue;
+    const on = s['chat.useAgentsMdFile'] && s['chat.useNestedAgentsMdFiles'] && s.readFileTool;
+    r.sources.push(r.source(file, 'project', path.dirname(file), on ? 'listed' : 'excluded', doc.size, on
+      ? `VS Code names it in the instructions list as "Instructions for folder '${path.relative(ws, path.dirname(file)).split(path.sep).join('/')}'"; the model reads it when it works there.`
+      : 'Nested AGENTS.md files are ignored unless chat.useNestedAgentsMdFiles is on (off by default).'));
+    if (on) nested.push(file);
+  }
+
+  // ---- render ([chat] CustomInstructions) --------------------------------------------------
+  const chunks: string[] = [];
+  const seenContent = new Map<string, string>();
+  for (const a of attached) {
+    const content = a.text.trim();
+    if (!content) {
+      a.source.status = 'excluded';
+      a.source.reason = 'Empty or only white space; VS Code attaches nothing for it.';
+      continue;
+    }
+    const first = seenContent.get(content);
+    if (first) {
+      a.source.status = 'duplicate';
+      a.source.reason = `Same text as ${first}; VS Code attaches identical instruction text once.`;
+      r.diagnostics.push(diag('duplicate-content', a.file, `VS Code drops this file from the request: its text is identical to ${first}.`, undefined, { first }));
+      continue;
+    }
+    seenContent.set(content, a.file);
+    const z = sizes(content);
+    a.source.injectedChars = z.chars;
+    a.source.injectedBytes = z.bytes;
+    chunks.push(`<attachment filePath=${JSON.stringify(a.file)}>\n${content}\n</attachment>\n`);
+  }
+  if (s.readFileTool && (instructionFiles.length || nested.length)) {
+    const entries = [...INDEX_HEAD];
+    for (const f of instructionFiles) {
+      entries.push('<instruction>');
+      if (f.description) entries.push(`<description>${f.description}</description>`);
+      entries.push(`<file>${f.file}</file>`);
+      if (f.pattern) entries.push(`<applyTo>${f.pattern}</applyTo>`);
+      entries.push('</instruction>');
+    }
+    for (const file of nested) {
+      const folder = path.relative(ws, path.dirname(file)).split(path.sep).join('/');
+      entries.push('<instruction>', `<description>${folder.trim() ? `Instructions for folder '${folder}'` : 'Instructions for the workspace'}</description>`, `<file>${file}</file>`, '</instruction>');
+    }
+    entries.push('</instructions>', '', '');
+    chunks.push(entries.join('\n'));
+  }
+  const inSystem = s['github.copilot.chat.customInstructionsInSystemMessage'];
+  const start: RenderPart[] = chunks.length
+    ? [{ where: inSystem ? 'system' : 'user', text: `${inSystem ? '' : INTRO + CONFLICT}\n<instructions>\n${chunks.join('')}\n</instructions>\n` }]
+    : [];
+  const used = r.sources.filter((x) => x.status === 'loaded').reduce((n, x) => n + x.injectedChars, 0);
+  return { sources: r.sources, budget: { unit: 'chars', limit: null, perFile: null, used }, diagnostics: r.diagnostics, start, onRead: [] };
+}
+
+/** `**\/AGENTS.md` in the workspace, skipping `.git` and `node_modules` (VS Code's search also honours excludes and .gitignore: not modelled). */
+function agentsMdFiles(ctx: ResolveContext, ws: string): string[] {
+  const out: string[] = [];
+  const stack = [ws];
+  while (stack.length) {
+    const dir = stack.pop()!;
+    for (const e of ctx.fs.readDir(dir)) {
+      if (e.type === 'dir' && e.name !== '.git' && e.name !== 'node_modules') stack.push(path.join(dir, e.name));
+      else if (e.type === 'file' && e.name === 'AGENTS.md') out.push(path.join(dir, e.name));
+    }
+  }
+  return out.sort();
+}
+
+export const copilot: Profile = {
+  id: 'copilot',
+  agent: 'GitHub Copilot in VS Code',
+  agentVersion: 'VS Code main + Copilot Chat (sources of spring 2026)',
+  verified: 'source',
+  filePatterns: [
+    '**/.github/copilot-instructions.md', '**/AGENTS.md', '**/CLAUDE.md', '**/CLAUDE.local.md', '**/.claude/CLAUDE.md',
+    '**/.github/instructions/*.instructions.md', '**/.claude/rules/*.md',
+  ],
+  globalPaths: (env) => [path.join(env.home, '.copilot', 'instructions'), path.join(env.home, '.claude', 'rules'), path.join(env.home, '.claude', 'CLAUDE.md')],
+  resolve,
+};

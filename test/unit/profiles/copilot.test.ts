@@ -1,0 +1,150 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Chain } from '../../../src/core/model';
+import { chainOf, startText, statuses, tree } from '../fixture';
+
+// GitHub Copilot in VS Code, from the sources (microsoft/vscode promptSyntax/, vscode-copilot-chat
+// customInstructions.tsx); not runnable here.
+const INTRO = 'When generating code, please follow these user provided coding instructions. You can ignore an instruction if it contradicts a system message.';
+const att = (p: string, content: string) => `<attachment filePath="${p}">\n${content}\n</attachment>\n`;
+const INDEX =
+  '<instructions>\n' +
+  'Here is a list of instruction files that contain rules for working with this codebase.\n' +
+  'These files are important for understanding the codebase structure, conventions, and best practices.\n' +
+  'Please make sure to follow the rules specified in these files when working with the codebase.\n' +
+  "If the file is not already available as attachment, use the 'read_file' tool to acquire it.\n" +
+  'Make sure to acquire the instructions before working with the codebase.\n';
+const entry = (file: string, applyTo?: string, description?: string) =>
+  `<instruction>\n${description ? `<description>${description}</description>\n` : ''}<file>${file}</file>\n${applyTo ? `<applyTo>${applyTo}</applyTo>\n` : ''}</instruction>\n`;
+const wrap = (...chunks: string[]) => `${INTRO}\n<instructions>\n${chunks.join('')}\n</instructions>\n`;
+const vs = (t: ReturnType<typeof tree>, target: string, settings: Record<string, unknown> = {}) => chainOf(t, 'copilot', target, { launchDir: '/w', settings });
+const codes = (c: Chain) => c.diagnostics.map((d) => `${d.code} ${d.path.replace('/w/', '')}`);
+
+describe('copilot (VS Code)', () => {
+  it('attaches matching instruction files, then copilot-instructions.md, then the other agent files sorted by URI, then the instructions list, in one user message', () => {
+    const t = tree({
+      '/w/src/x.ts': '',
+      '/w/.github/instructions/ts.instructions.md': '---\napplyTo: "src/**/*.ts"\ndescription: TS rules\n---\nUse strict TS.\n',
+      '/w/.github/instructions/py.instructions.md': '---\napplyTo: "**/*.py"\n---\nPython.\n',
+      '/w/.github/copilot-instructions.md': '  Repo wide.  \n',
+      '/w/AGENTS.md': 'agents\n',
+      '/w/CLAUDE.md': 'claude\n',
+      '/w/CLAUDE.local.md': 'local\n',
+      '/w/.claude/CLAUDE.md': 'dot claude\n',
+      '/home/u/.claude/CLAUDE.md': 'user claude\n',
+    });
+    const c = vs(t, '/w/src/x.ts');
+    assert.equal(c.start.length, 1);
+    assert.equal(c.start[0].where, 'user');
+    assert.equal(
+      startText(c),
+      wrap(
+        att('/w/.github/instructions/ts.instructions.md', '---\napplyTo: "src/**/*.ts"\ndescription: TS rules\n---\nUse strict TS.'),
+        att('/w/.github/copilot-instructions.md', 'Repo wide.'),
+        att('/home/u/.claude/CLAUDE.md', 'user claude'),
+        att('/w/.claude/CLAUDE.md', 'dot claude'),
+        att('/w/AGENTS.md', 'agents'),
+        att('/w/CLAUDE.local.md', 'local'),
+        att('/w/CLAUDE.md', 'claude'),
+        INDEX + entry('/w/.github/instructions/py.instructions.md', '**/*.py') + entry('/w/.github/instructions/ts.instructions.md', 'src/**/*.ts', 'TS rules') + '</instructions>\n\n',
+      ),
+    );
+    assert.equal(c.sources.find((s) => s.path.endsWith('py.instructions.md'))?.status, 'listed');
+    assert.deepEqual(c.sources.find((s) => s.path.endsWith('ts.instructions.md'))?.globs, ['**/src/**/*.ts']);
+    assert.deepEqual(c.onRead, []);
+  });
+
+  it('matches applyTo as VS Code does: comma-separated, **/ prepended, case-insensitive; **, **/* and * always; a leading / is absolute', () => {
+    const pats = ['src/*.ts', 'SRC/X.TS', 'lib/**, a/src/*.ts', '**', '*', '**/*', '/w/a/src/x.ts', '/a/src/x.ts', 'x.js', 'src/{x,y}.ts'];
+    const files: Record<string, string> = { '/w/a/src/x.ts': '' };
+    pats.forEach((p, i) => { files[`/w/.github/instructions/g${i}.instructions.md`] = `---\napplyTo: "${p}"\n---\nG${i}\n`; });
+    const c = vs(tree(files), '/w/a/src/x.ts');
+    const loaded = c.sources.filter((s) => s.status === 'loaded').map((s) => s.path.replace(/.*\/g(\d)\..*/, '$1'));
+    assert.deepEqual(loaded, ['0', '1', '2', '3', '4', '5', '6', '9']);
+  });
+
+  it('.claude/rules: a rule without paths always applies; paths are joined with ", " (evaluateApplyToPattern)', () => {
+    const t = tree({ '/w/x.ts': '', '/w/.claude/rules/a.md': 'always\n', '/w/.claude/rules/b.md': '---\npaths:\n  - "src/**"\n  - "lib/**"\n---\nB\n', '/w/.claude/rules/README.md': 'not a rule\n' });
+    const c = vs(t, '/w/x.ts');
+    assert.equal(startText(c), wrap(att('/w/.claude/rules/a.md', 'always'), INDEX + entry('/w/.claude/rules/a.md', '**') + entry('/w/.claude/rules/b.md', 'src/**, lib/**') + '</instructions>\n\n'));
+  });
+
+  it('reads the user locations ~/.copilot/instructions and ~/.claude/rules first, and follows chat.instructionsFilesLocations', () => {
+    const all = (n: string) => `---\napplyTo: "**"\n---\n${n}\n`;
+    const t = tree({ '/w/x.ts': '', '/home/u/.copilot/instructions/u.instructions.md': all('U'), '/w/.github/instructions/g.instructions.md': all('G'), '/w/docs/ai/d.instructions.md': all('D') });
+    const loc = { 'chat.instructionsFilesLocations': { '.github/instructions': false, 'docs/ai': true, '~/.copilot/instructions': true } };
+    const c = vs(t, '/w/x.ts', loc);
+    assert.deepEqual(statuses(c), ['loaded /home/u/.copilot/instructions/u.instructions.md', 'loaded /w/docs/ai/d.instructions.md']);
+  });
+
+  it('respects the settings that switch agent files off, and says so', () => {
+    const t = tree({ '/w/x.ts': '', '/w/AGENTS.md': 'a\n', '/w/CLAUDE.md': 'c\n', '/w/.github/copilot-instructions.md': 'g\n' });
+    const c = vs(t, '/w/x.ts', { 'chat.useClaudeMdFile': false, 'chat.useAgentsMdFile': false, 'github.copilot.chat.codeGeneration.useInstructionFiles': false });
+    assert.deepEqual(c.start, []);
+    assert.deepEqual(statuses(c).sort(), ['excluded /w/.github/copilot-instructions.md', 'excluded /w/AGENTS.md', 'excluded /w/CLAUDE.md']);
+  });
+
+  it('matches agent file names ignoring case, skips a symlink to a file already attached, identical text and empty files', () => {
+    const t = tree({ '/w/x.ts': '', '/w/agents.md': 'same\n', '/w/.claude/CLAUDE.md': ' same \n', '/w/CLAUDE.local.md': '\n' });
+    t.fs.symlink('/w/CLAUDE.md', '/w/agents.md');
+    const c = vs(t, '/w/x.ts');
+    assert.equal(startText(c), wrap(att('/w/.claude/CLAUDE.md', 'same')));
+    // Sorted by URI with localeCompare: agents.md before CLAUDE.local.md.
+    assert.deepEqual(statuses(c), ['duplicate /w/CLAUDE.md', 'loaded /w/.claude/CLAUDE.md', 'duplicate /w/agents.md', 'excluded /w/CLAUDE.local.md']);
+    assert.deepEqual(codes(c), ['duplicate-content agents.md']);
+  });
+
+  it('attaches files linked from copilot-instructions.md only with chat.includeReferencedInstructions, and warns on a missing one', () => {
+    const t = tree({ '/w/x.ts': '', '/w/.github/copilot-instructions.md': 'See [style](style.md), `[no](code.md)` and #file:../docs/x.md and [gone](gone.md).\n', '/w/.github/style.md': 'style\n', '/w/docs/x.md': 'x doc\n' });
+    const off = vs(t, '/w/x.ts');
+    assert.deepEqual(statuses(off), ['loaded /w/.github/copilot-instructions.md', 'excluded /w/.github/style.md', 'excluded /w/docs/x.md', 'missing /w/.github/gone.md']);
+    assert.deepEqual(codes(off), ['import-missing .github/copilot-instructions.md']);
+    assert.equal(off.diagnostics[0].severity, 'warning');
+    const on = vs(t, '/w/x.ts', { 'chat.includeReferencedInstructions': true });
+    assert.equal(startText(on), wrap(att('/w/.github/copilot-instructions.md', 'See [style](style.md), `[no](code.md)` and #file:../docs/x.md and [gone](gone.md).'), att('/w/.github/style.md', 'style'), att('/w/docs/x.md', 'x doc')));
+  });
+
+  it('lists nested AGENTS.md files only with chat.useNestedAgentsMdFiles, as "Instructions for folder"', () => {
+    const t = tree({ '/w/x.ts': '', '/w/AGENTS.md': 'root\n', '/w/pkg/a/AGENTS.md': 'nested\n', '/w/node_modules/m/AGENTS.md': 'skip\n' });
+    const off = vs(t, '/w/x.ts');
+    assert.equal(startText(off), wrap(att('/w/AGENTS.md', 'root')));
+    assert.equal(off.sources.find((s) => s.path === '/w/pkg/a/AGENTS.md')?.status, 'excluded');
+    const on = vs(t, '/w/x.ts', { 'chat.useNestedAgentsMdFiles': true });
+    assert.equal(
+      startText(on),
+      wrap(att('/w/AGENTS.md', 'root'), INDEX + "<instruction>\n<description>Instructions for the workspace</description>\n<file>/w/AGENTS.md</file>\n</instruction>\n<instruction>\n<description>Instructions for folder 'pkg/a'</description>\n<file>/w/pkg/a/AGENTS.md</file>\n</instruction>\n</instructions>\n\n"),
+    );
+    assert.equal(on.sources.find((s) => s.path === '/w/pkg/a/AGENTS.md')?.status, 'listed');
+  });
+
+  it('puts the block in the system message without the introduction when customInstructionsInSystemMessage is on; no list without the read tool', () => {
+    const t = tree({ '/w/x.ts': '', '/w/AGENTS.md': 'a\n', '/w/.github/instructions/p.instructions.md': '---\napplyTo: "**/*.py"\n---\nP\n' });
+    const c = vs(t, '/w/x.ts', { 'github.copilot.chat.customInstructionsInSystemMessage': true, readFileTool: false });
+    assert.deepEqual(c.start, [{ where: 'system', text: `\n<instructions>\n${att('/w/AGENTS.md', 'a')}\n</instructions>\n` }]);
+    assert.equal(c.sources.find((s) => s.path.endsWith('p.instructions.md'))?.status, 'not-matched');
+  });
+
+  it('mirrors VS Code\'s validator: unknown attributes, applyTo not a string or not a glob, excludeAgent not a list, empty description; excludeAgent excludes nothing', () => {
+    const t = tree({
+      '/w/x.ts': '',
+      '/w/.github/instructions/a.instructions.md': '---\napplyTo: ["**"]\nfoo: 1\ndescription: ""\n---\nA\n',
+      '/w/.github/instructions/b.instructions.md': '---\napplyTo: "src/**, "\nexcludeAgent: "coding-agent"\n---\nB\n',
+      '/w/.github/instructions/c.instructions.md': '---\napplyTo: "**"\nexcludeAgent: ["coding-agent"]\n---\nC\n',
+      '/w/.claude/rules/r.md': '---\napplyTo: "**"\n---\nR\n',
+    });
+    const c = vs(t, '/w/x.ts');
+    assert.deepEqual(
+      c.diagnostics.map((d) => `${d.code} ${d.path.replace('/w/', '')}:${d.line + 1} ${d.message}`),
+      [
+        "frontmatter-invalid .github/instructions/a.instructions.md:2 The 'applyTo' attribute must be a string.",
+        "attribute-unknown .github/instructions/a.instructions.md:3 Attribute 'foo' is not supported in instructions files. Supported: applyTo, description, name.",
+        "frontmatter-invalid .github/instructions/a.instructions.md:4 The 'description' attribute should not be empty.",
+        "glob-invalid .github/instructions/b.instructions.md:2 The 'applyTo' attribute must be a valid glob pattern.",
+        "frontmatter-invalid .github/instructions/b.instructions.md:3 The 'excludeAgent' attribute must be an array.",
+        "attribute-unknown .claude/rules/r.md:2 Attribute 'applyTo' is not supported in instructions files. Supported: description, paths.",
+      ],
+    );
+    assert.equal(c.sources.find((s) => s.path.endsWith('c.instructions.md'))?.status, 'loaded');
+    assert.equal(c.sources.find((s) => s.path.endsWith('a.instructions.md'))?.status, 'listed'); // a list is not a string: no pattern
+  });
+});
