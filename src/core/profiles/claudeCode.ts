@@ -5,6 +5,7 @@ import { parseFrontmatter, stringList } from '../frontmatter';
 import { globProblem, matchesAny, relativeInside } from '../globs';
 import { findClaudeImports, stripBlockComments } from '../markdown';
 import type { Diagnostic, RenderPart, Source, SourceKind } from '../model';
+import { filesBelow, isInside } from '../paths';
 import type { Profile, ProfileResult, ResolveContext } from '../profile';
 import { describeReadFailure, readText, sizes } from '../readText';
 import { charCount, decodeLossy } from '../text';
@@ -254,9 +255,6 @@ function resolveImport(p: string, importer: string, home: string): string {
   return path.resolve(path.dirname(importer), p);
 }
 
-function isInside(p: string, dir: string): boolean {
-  return p === dir || p.startsWith(dir.endsWith('/') ? dir : dir + '/');
-}
 
 /** `~/.claude.json` → projects[<git root or launch dir>].hasClaudeMdExternalIncludesApproved, or the setting. */
 function externalIncludesApproved(ctx: ResolveContext): boolean {
@@ -295,19 +293,6 @@ function readJson(ctx: ResolveContext, file: string): unknown {
   }
 }
 
-/** `.claude/rules/**\/*.md` in the file system's listing order, sub-folders expanded in place. */
-function ruleFiles(ctx: ResolveContext, dir: string, seen = new Set<string>()): string[] {
-  const real = ctx.fs.realPath(dir);
-  if (seen.has(real)) return [];
-  seen.add(real);
-  const out: string[] = [];
-  for (const e of ctx.fs.readDir(dir)) {
-    const p = path.join(dir, e.name);
-    if (e.type === 'dir') out.push(...ruleFiles(ctx, p, seen));
-    else if (e.type === 'file' && e.name.endsWith('.md')) out.push(p);
-  }
-  return out;
-}
 
 /** Directories from the top (excluding `/`) down to `dir`. */
 function dirsDownTo(dir: string): string[] {
@@ -329,7 +314,7 @@ function resolve(ctx: ResolveContext): ProfileResult {
 
   /** Rules of one `.claude/rules` folder: unconditional ones join `into`, the rest wait for a read. */
   const rules = (rulesDir: string, type: MemoryType, scope: string, base: string, into: Entry[], loads: Source['loads']) => {
-    for (const file of ruleFiles(ctx, rulesDir)) {
+    for (const file of filesBelow(ctx.fs, rulesDir, (name) => name.endsWith('.md'))) {
       const r = loader.load(file, type, 'rule', scope, loads, { rule: true });
       if (r.paths && r.entries.length) {
         for (const g of r.paths) {

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { diag } from '../diagnostics';
 import type { Diagnostic, Source, SourceKind } from '../model';
+import { ancestors, compareRustPaths, isInside } from '../paths';
 import type { Profile, ProfileResult, ResolveContext } from '../profile';
 import { describeReadFailure, readText, sizes } from '../readText';
 import { charCount, offsetOfChar, rustLines, rustTrim, rustTrimEnd, rustTrimStart, takeChars } from '../text';
@@ -78,26 +79,10 @@ function ruleDir(ctx: ResolveContext, dir: string): string[] {
     .readDir(dir)
     .filter((e) => e.type === 'file' && /\.(md|txt|mdc)$/i.test(e.name))
     .map((e) => path.join(dir, e.name))
-    .sort(comparePaths);
+    .sort(compareRustPaths);
 }
 
-/** Rust's `PathBuf` ordering compares component by component. */
-function comparePaths(a: string, b: string): number {
-  const pa = a.split('/');
-  const pb = b.split('/');
-  for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
-    if (pa[i] !== pb[i]) return Buffer.compare(Buffer.from(pa[i]), Buffer.from(pb[i]));
-  }
-  return pa.length - pb.length;
-}
 
-function ancestors(dir: string): string[] {
-  const out: string[] = [];
-  for (let d = dir; ; d = path.dirname(d)) {
-    out.push(d);
-    if (path.dirname(d) === d) return out;
-  }
-}
 
 /** normalize_instruction_content: collapse runs of blank lines, trim line ends, trim. */
 export function normalizeForDedupe(content: string): string {
@@ -127,10 +112,6 @@ function kindOf(file: string): SourceKind {
   return 'project';
 }
 
-function isUnder(file: string, dir: string): boolean {
-  // Rust's Path::starts_with compares whole components.
-  return dir === '/' || file === dir || file.startsWith(dir + '/');
-}
 
 function makeProfile(v: Variant): Profile {
   return {
@@ -266,7 +247,7 @@ function resolve(v: Variant, ctx: ResolveContext): ProfileResult {
 
 /** describe_instruction_file: the directory of the first file whose directory contains this one. */
 function scopeLabel(file: string, files: string[]): string {
-  const parent = files.map((f) => path.dirname(f)).find((dir) => isUnder(file, dir));
+  const parent = files.map((f) => path.dirname(f)).find((dir) => isInside(file, dir));
   return parent ?? 'workspace';
 }
 

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { diag } from '../diagnostics';
 import type { Diagnostic, Source } from '../model';
+import { ancestors, isInside } from '../paths';
 import type { Profile, ProfileResult, ResolveContext } from '../profile';
 import { byteCount, charCount, decodeLossy, decodeUtf8, rustTrim } from '../text';
 
@@ -336,17 +337,7 @@ function baseSource(p: string, kind: Source['kind'], scope: string, r: Read | un
   };
 }
 
-function ancestors(dir: string): string[] {
-  const out: string[] = [];
-  for (let d = dir; ; d = path.dirname(d)) {
-    out.push(d);
-    if (path.dirname(d) === d) return out;
-  }
-}
 
-function isInside(p: string, dir: string): boolean {
-  return p === dir || p.startsWith(dir.endsWith('/') ? dir : dir + '/');
-}
 
 interface Found {
   path: string;

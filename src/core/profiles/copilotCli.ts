@@ -4,6 +4,7 @@ import { parseFrontmatter, stringList } from '../frontmatter';
 import { findGitRoot } from '../git';
 import { globProblem, matchesAny, relativeInside } from '../globs';
 import type { Diagnostic, RenderPart, Source, SourceKind } from '../model';
+import { compareRustPaths, isInside } from '../paths';
 import type { Profile, ProfileResult, ResolveContext } from '../profile';
 import { describeReadFailure, readText, sizes } from '../readText';
 import { decodeLossy } from '../text';
@@ -135,7 +136,7 @@ class Resolver {
   /** Whether `p` (after symlinks) lies inside the repository root. */
   insideRoot(p: string): boolean {
     const real = this.ctx.fs.realPath(p);
-    return isUnder(p, this.root) && isUnder(real, this.realRoot);
+    return isInside(p, this.root) && isInside(real, this.realRoot);
   }
 
   /**
@@ -313,15 +314,6 @@ function codeSpans(text: string): { start: number; end: number }[] {
   return out;
 }
 
-/** Rust `Path` ordering: component by component, bytewise (observed p12: `a/x` sorts before `a-b`). */
-function comparePaths(a: string, b: string): number {
-  const pa = a.split('/');
-  const pb = b.split('/');
-  for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
-    if (pa[i] !== pb[i]) return Buffer.compare(Buffer.from(pa[i]), Buffer.from(pb[i]));
-  }
-  return pa.length - pb.length;
-}
 
 /** Files under `dir` (recursively) whose name passes `keep`, sorted as the CLI sorts them. */
 function listTree(ctx: ResolveContext, dir: string, keep: (name: string) => boolean, skip: (rel: string) => boolean = () => false): string[] {
@@ -339,15 +331,12 @@ function listTree(ctx: ResolveContext, dir: string, keep: (name: string) => bool
     }
   };
   walk(dir, '');
-  return out.sort(comparePaths).map((rel) => path.join(dir, rel));
+  return out.sort(compareRustPaths).map((rel) => path.join(dir, rel));
 }
 
 const isInstructionsFile = (name: string) => name.toLowerCase().endsWith('.instructions.md'); // case-insensitive (observed p12)
 const isRuleFile = (name: string) => name.toLowerCase().endsWith('.md');
 
-function isUnder(p: string, dir: string): boolean {
-  return p === dir || p.startsWith(dir.endsWith('/') ? dir : dir + '/');
-}
 
 function escapeHtml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
@@ -370,7 +359,7 @@ function resolve(ctx: ResolveContext): ProfileResult {
   // and the launch dir's AGENTS.md, CLAUDE.md, GEMINI.md; then the folders between them, the
   // launch dir's parent first, each with the same four names.
   const between: string[] = [];
-  for (let d = path.dirname(cwd); isUnder(d, root) && d !== root; d = path.dirname(d)) between.push(d);
+  for (let d = path.dirname(cwd); isInside(d, root) && d !== root; d = path.dirname(d)) between.push(d);
   const candidates: { file: string; scope: string; kind: SourceKind }[] = [{ file: path.join(r.configDir, 'copilot-instructions.md'), scope: '/', kind: 'user' }];
   const dirs = cwd === root ? [root] : [root, cwd];
   for (const d of dirs) candidates.push({ file: path.join(d, DIR_FILES[0]), scope: d, kind: 'project' });
@@ -498,7 +487,7 @@ function resolve(ctx: ResolveContext): ProfileResult {
   const loadedDirs = new Set([root, cwd, ...between]);
   const nestedDirs: string[] = [];
   if (targetRel !== undefined) {
-    for (let d = targetDir; isUnder(d, root) && d !== root; d = path.dirname(d)) if (!loadedDirs.has(d)) nestedDirs.push(d); // innermost first
+    for (let d = targetDir; isInside(d, root) && d !== root; d = path.dirname(d)) if (!loadedDirs.has(d)) nestedDirs.push(d); // innermost first
   }
   for (const d of nestedDirs) {
     for (const name of CHILD_FILES) {

@@ -3,6 +3,7 @@ import { diag } from '../diagnostics';
 import { parseFrontmatter, stringList } from '../frontmatter';
 import { globProblem, matchesAny, relativeInside } from '../globs';
 import type { Diagnostic, RenderPart, Source, SourceKind } from '../model';
+import { filesBelow, isInside } from '../paths';
 import type { Profile, ProfileResult, ResolveContext } from '../profile';
 import { describeReadFailure, readText, sizes } from '../readText';
 import { charCount } from '../text';
@@ -40,19 +41,6 @@ function surfaceOf(ctx: ResolveContext): 'ide' | 'cli' {
   return ctx.settings.surface === 'cli' ? 'cli' : 'ide';
 }
 
-/** Every `.mdc` and `.md` under a rules folder, sub-folders included, sorted by path (Cursor's order is not documented). */
-function ruleFiles(ctx: ResolveContext, dir: string, seen = new Set<string>()): string[] {
-  const real = ctx.fs.realPath(dir);
-  if (seen.has(real)) return [];
-  seen.add(real);
-  const out: string[] = [];
-  for (const e of ctx.fs.readDir(dir)) {
-    const p = path.join(dir, e.name);
-    if (e.type === 'dir') out.push(...ruleFiles(ctx, p, seen));
-    else if (e.type === 'file' && /\.mdc?$/i.test(e.name)) out.push(p);
-  }
-  return out.sort();
-}
 
 const OPEN = /^\uFEFF?---[ \t]*\r?\n/;
 const CLOSE = /^---[ \t]*(?:\r?\n|$)/m;
@@ -93,14 +81,11 @@ function parseRule(text: string): Parsed {
   return { state: 'ok', data: fm.data, body, ...(rawGlobs !== undefined ? { rawGlobs } : {}) };
 }
 
-function isUnder(p: string, dir: string): boolean {
-  return p === dir || p.startsWith(dir.endsWith('/') ? dir : dir + '/');
-}
 
 /** Directories strictly below `top` down to `dir`, outermost first. */
 function dirsBelow(top: string, dir: string): string[] {
   const out: string[] = [];
-  for (let d = dir; d !== top && isUnder(d, top); d = path.dirname(d)) out.push(d);
+  for (let d = dir; d !== top && isInside(d, top); d = path.dirname(d)) out.push(d);
   return out.reverse();
 }
 
@@ -141,7 +126,7 @@ function resolve(ctx: ResolveContext): ProfileResult {
   const rulesOf = (owner: string) => {
     const nested = owner !== root;
     const loads: Source['loads'] = nested ? 'on-read' : 'start';
-    for (const file of ruleFiles(ctx, path.join(owner, '.cursor', 'rules'))) {
+    for (const file of filesBelow(ctx.fs, path.join(owner, '.cursor', 'rules'), (name) => /\.mdc?$/i.test(name)).sort()) {
       const s = base(file, 'rule', owner, loads);
       const text = read(s);
       if (text === undefined) continue;
@@ -251,7 +236,7 @@ function resolve(ctx: ResolveContext): ProfileResult {
 
   // 1. Project rules of the workspace root, then nested rule folders on the way to the target.
   rulesOf(root);
-  const below = isUnder(targetDir, root) ? dirsBelow(root, targetDir) : [];
+  const below = isInside(targetDir, root) ? dirsBelow(root, targetDir) : [];
   for (const dir of below) rulesOf(dir);
 
   // 2. AGENTS.md: root always; nested ones "automatically applied when working with files in

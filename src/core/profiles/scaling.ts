@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { diag } from '../diagnostics';
 import { parseFrontmatter } from '../frontmatter';
 import type { Diagnostic, RenderPart, Source, SourceKind } from '../model';
+import { isInside } from '../paths';
 import type { Profile, ProfileResult, ResolveContext } from '../profile';
 import { readText, sizes } from '../readText';
 import { byteCount, charCount, positionAt, takeChars } from '../text';
@@ -42,9 +43,6 @@ function fmt(n: number): string {
   return n.toLocaleString('en-US');
 }
 
-function isUnder(p: string, dir: string): boolean {
-  return p === dir || p.startsWith(dir.endsWith('/') ? dir : dir + '/');
-}
 
 /** A guidance file's text with import lines removed, and the imports found. */
 interface Stripped {
@@ -255,7 +253,7 @@ function resolve(ctx: ResolveContext): ProfileResult {
         out.push({ source: base(target, 'import', item.source.scope, { importedBy: file, status: 'excluded', reason }), diagnostics: [], top: false });
         item.diagnostics.push(d);
       };
-      if (!isUnder(target, root)) {
+      if (!isInside(target, root)) {
         skip('Outside the repository: the session follows only imports of Markdown files inside it.', diag('import-outside', file, `@${imp.path} points outside the repository; the session does not follow it (the line is still removed).`, at, { target }));
         continue;
       }
@@ -293,7 +291,7 @@ function resolve(ctx: ResolveContext): ProfileResult {
   // Directories with guidance in the commit, nearest the root first.
   const guidanceDirs = new Map<string, string[]>();
   for (const f of committedList ?? []) {
-    if (!GUIDANCE.includes(path.basename(f)) || path.dirname(f) === root || !isUnder(f, root)) continue;
+    if (!GUIDANCE.includes(path.basename(f)) || path.dirname(f) === root || !isInside(f, root)) continue;
     const d = path.dirname(f);
     guidanceDirs.set(d, [...(guidanceDirs.get(d) ?? []), f]);
   }
@@ -479,7 +477,7 @@ function resolve(ctx: ResolveContext): ProfileResult {
     if (it.content?.trim() && (it.source.status === 'loaded' || it.source.status === 'truncated')) start.push({ where: 'system', text: it.content });
   }
   // Directories on the way to the target, outermost first; guidance only in the work tree is not read.
-  const pathDirs = isUnder(targetDir, root) ? dirsBelow(root, targetDir) : [];
+  const pathDirs = isInside(targetDir, root) ? dirsBelow(root, targetDir) : [];
   for (const d of pathDirs) {
     const g = groups.find((x) => x.dir === d);
     for (const name of GUIDANCE) {
@@ -560,7 +558,7 @@ function memo<T>(owner: object, key: string, get: () => T): T {
 /** Directories strictly below `top` down to `dir`, outermost first. */
 function dirsBelow(top: string, dir: string): string[] {
   const out: string[] = [];
-  for (let d = dir; d !== top && isUnder(d, top); d = path.dirname(d)) out.push(d);
+  for (let d = dir; d !== top && isInside(d, top); d = path.dirname(d)) out.push(d);
   return out.reverse();
 }
 

@@ -1,0 +1,45 @@
+import * as path from 'node:path';
+import type { FileSystem } from './fs';
+
+/** Path helpers every profile needs, on normalized absolute paths. */
+
+/** Whether `p` is `dir` or below it (whole components, like Rust's `Path::starts_with`). */
+export function isInside(p: string, dir: string): boolean {
+  return p === dir || p.startsWith(dir.endsWith('/') ? dir : dir + '/');
+}
+
+/** `dir` and every directory above it, nearest first, ending with the root. */
+export function ancestors(dir: string): string[] {
+  const out: string[] = [];
+  for (let d = dir; ; d = path.dirname(d)) {
+    out.push(d);
+    if (path.dirname(d) === d) return out;
+  }
+}
+
+/** Rust's `Path` ordering: component by component, bytewise (so `a/x` sorts before `a-b`). */
+export function compareRustPaths(a: string, b: string): number {
+  const pa = a.split('/');
+  const pb = b.split('/');
+  for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
+    if (pa[i] !== pb[i]) return Buffer.compare(Buffer.from(pa[i]), Buffer.from(pb[i]));
+  }
+  return pa.length - pb.length;
+}
+
+/**
+ * Files below `dir` whose name `accept`s, in the file system's listing order with sub-folders
+ * expanded in place; a folder reached twice through links is read once.
+ */
+export function filesBelow(fs: FileSystem, dir: string, accept: (name: string) => boolean, seen = new Set<string>()): string[] {
+  const real = fs.realPath(dir);
+  if (seen.has(real)) return [];
+  seen.add(real);
+  const out: string[] = [];
+  for (const e of fs.readDir(dir)) {
+    const p = path.join(dir, e.name);
+    if (e.type === 'dir') out.push(...filesBelow(fs, p, accept, seen));
+    else if (e.type === 'file' && accept(e.name)) out.push(p);
+  }
+  return out;
+}
