@@ -172,6 +172,17 @@ async function runCase(agent, scenario, phase) {
   if (cliError) fail(cliError);
   if (ours.error) fail(ours.error);
   if (!result.ok) fail(result.report);
+  // The same real capture must reject a profile that is wrong by one character, or that
+  // forgets a part: otherwise this case would prove nothing.
+  if (ours.parts.length) {
+    const longest = ours.parts.reduce((a, b) => (b.text.length > a.text.length ? b : a));
+    const at = Math.floor(longest.text.length / 2);
+    const flipped = ours.parts.map((p) => (p === longest ? { ...p, text: p.text.slice(0, at) + (p.text[at] === 'x' ? 'y' : 'x') + p.text.slice(at + 1) } : p));
+    const mutants = [['one character changed', flipped], ['a part left out', ours.parts.filter((p) => p !== longest)]];
+    for (const [what, parts] of mutants) {
+      if (compare({ requests: run.requests, parts, instructionTexts, tmpRoot: fx.tmpRoot, agent }).ok) fail(`the comparison also accepts our render with ${what}: this case cannot catch a wrong profile`);
+    }
+  }
 }
 
 // --- the suite ------------------------------------------------------------------------------
