@@ -130,3 +130,8 @@ export function rustTrimEnd(s: string): string {
 export function rustTrim(s: string): string {
   return rustTrimEnd(rustTrimStart(s));
 }
+
+/** A count as messages print it: `12,000`. */
+export function fmt(n: number): string {
+  return n.toLocaleString('en-US');
+}

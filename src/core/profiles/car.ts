@@ -3,7 +3,7 @@ import { diag } from '../diagnostics';
 import type { Diagnostic, RenderPart, Source } from '../model';
 import type { Profile, ProfileResult, ResolveContext } from '../profile';
 import { describeReadFailure, readText, sizes } from '../readText';
-import { byteCount } from '../text';
+import { byteCount, fmt } from '../text';
 
 /**
  * CAR (Parslee-ai), `car-server-core` 0.55.0, `coder::project_context`:
@@ -38,9 +38,6 @@ function setting(ctx: ResolveContext, key: keyof typeof CAR_DEFAULTS): number {
   return typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : CAR_DEFAULTS[key];
 }
 
-function fmt(n: number): string {
-  return n.toLocaleString('en-US');
-}
 
 /** The directory a nested file governs, relative to the worktree, with a trailing `/`. */
 function governs(root: string, file: string): string {

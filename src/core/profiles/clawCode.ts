@@ -4,7 +4,7 @@ import type { Diagnostic, Source, SourceKind } from '../model';
 import { ancestors, compareRustPaths, isInside } from '../paths';
 import type { Profile, ProfileResult, ResolveContext } from '../profile';
 import { describeReadFailure, readText, sizes } from '../readText';
-import { charCount, offsetOfChar, rustLines, rustTrim, rustTrimEnd, rustTrimStart, takeChars } from '../text';
+import { charCount, fmt, offsetOfChar, rustLines, rustTrim, rustTrimEnd, rustTrimStart, takeChars } from '../text';
 
 /**
  * claw-code (ultraworkers/claw-code), `rust/crates/runtime/src/prompt.rs`.
@@ -251,9 +251,6 @@ function scopeLabel(file: string, files: string[]): string {
   return parent ?? 'workspace';
 }
 
-function fmt(n: number): string {
-  return n.toLocaleString('en-US');
-}
 
 export const clawCode = makeProfile(seed);
 export const clawCodeHead = makeProfile(head);

@@ -3,7 +3,7 @@ import { diag } from '../diagnostics';
 import type { Diagnostic, Source } from '../model';
 import { ancestors, isInside } from '../paths';
 import type { Profile, ProfileResult, ResolveContext } from '../profile';
-import { byteCount, charCount, decodeLossy, decodeUtf8, rustTrim } from '../text';
+import { byteCount, charCount, decodeLossy, decodeUtf8, fmt, rustTrim } from '../text';
 
 /**
  * Codex CLI 0.171.0 (`codex exec`). Rules from openai/codex `codex-rs/core/src/agents_md.rs`
@@ -44,9 +44,6 @@ function codexHome(env: { home: string; env: Readonly<Record<string, string | un
   return env.env.CODEX_HOME ? path.resolve(env.env.CODEX_HOME) : path.join(env.home, '.codex');
 }
 
-function fmt(n: number): string {
-  return n.toLocaleString('en-US');
-}
 
 function plural(n: number, word: string): string {
   return `${fmt(n)} ${word}${n === 1 ? '' : 's'}`;

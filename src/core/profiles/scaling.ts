@@ -5,7 +5,7 @@ import type { Diagnostic, RenderPart, Source, SourceKind } from '../model';
 import { isInside } from '../paths';
 import type { Profile, ProfileResult, ResolveContext } from '../profile';
 import { readText, sizes } from '../readText';
-import { byteCount, charCount, positionAt, takeChars } from '../text';
+import { byteCount, charCount, fmt, positionAt, takeChars } from '../text';
 
 /**
  * Hosted agent sessions ("Scaling"), from their public docs only (seed 003): root AGENTS.md and
@@ -39,9 +39,6 @@ const LIST_CAP = 200; // "Each list they show stops at 200 entries"
 const GUIDANCE = ['AGENTS.md', 'CLAUDE.md'];
 const SKILL_DIRS = ['.claude/skills', '.agents/skills'];
 
-function fmt(n: number): string {
-  return n.toLocaleString('en-US');
-}
 
 
 /** A guidance file's text with import lines removed, and the imports found. */
