@@ -257,15 +257,22 @@ export function explainMismatch(expected, segments, tmpRoot, ctx = 60) {
 
 const escapeHtml = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&apos;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/** The distinctive lines of an instruction file, used to notice its text in a request. */
+/**
+ * The distinctive lines of an instruction file, used to notice its text in a request; also the
+ * pieces of a line between `@imports`, since agents that inline imports rewrite those lines.
+ */
 export function probeLines(text, minLength = 8) {
   const seen = new Set();
   const out = [];
-  for (const raw of String(text).split(/\r?\n/)) {
-    const line = raw.trim();
-    if (line.length < minLength || !/[A-Za-z]{3}/.test(line) || seen.has(line)) continue;
+  const add = (piece) => {
+    const line = piece.trim();
+    if (line.length < minLength || !/[A-Za-z]{3}/.test(line) || seen.has(line)) return;
     seen.add(line);
     out.push(line);
+  };
+  for (const raw of String(text).split(/\r?\n/)) {
+    add(raw);
+    if (raw.includes('@')) for (const piece of raw.split(/@\S+/)) add(piece);
   }
   return out;
 }
