@@ -65,6 +65,12 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'instruction-lens-it-'));
 const workspace = path.join(tmp, 'workspace');
 if (fs.existsSync(fixture)) fs.cpSync(fixture, workspace, { recursive: true });
 else fs.mkdirSync(workspace);
+// The suite runs in a two-folder workspace, so multi-root behaviour is tested for real; the
+// fixture stays the first folder, and the settings it needs at window level are repeated here.
+const second = path.join(tmp, 'second');
+fs.mkdirSync(second);
+const workspaceFile = path.join(tmp, 'suite.code-workspace');
+fs.writeFileSync(workspaceFile, JSON.stringify({ folders: [{ path: 'workspace' }, { path: 'second' }], settings: { 'instructionLens.home': '../home' } }, null, 2));
 const reportFile = path.join(tmp, 'report.txt');
 fs.writeFileSync(reportFile, '');
 
@@ -169,7 +175,7 @@ async function runOnServer() {
   await page.exposeFunction('codeAutomationExit', (code) => onExit(Number(code) || 0));
   page.on('close', () => onExit(1));
 
-  const url = workbenchUrl(server, workspace, [
+  const url = workbenchUrl(server, workspaceFile, [
     ['extensionDevelopmentPath', server.remoteUri(repoRoot)],
     ['extensionTestsPath', server.remoteUri(extensionTestsPath)],
     ['skipWelcome', 'true'],
@@ -185,7 +191,7 @@ async function runOnElectron() {
     await runTests({
       extensionDevelopmentPath: repoRoot,
       extensionTestsPath,
-      launchArgs: [workspace, '--user-data-dir', path.join(tmp, 'data'), '--disable-extensions', '--disable-workspace-trust'],
+      launchArgs: [workspaceFile, '--user-data-dir', path.join(tmp, 'data'), '--disable-extensions', '--disable-workspace-trust'],
       extensionTestsEnv: { INSTRUCTION_LENS_TEST_REPORT: reportFile },
     });
     return 0;

@@ -255,7 +255,8 @@ export function startServer({
 
 /** The workbench URL that opens `folder` on a started server, with optional payload entries. */
 export function workbenchUrl(server, folder, payload) {
-  const params = new URLSearchParams({ folder: server.remoteUri(folder) });
+  // A `.code-workspace` file opens as a (multi-root) workspace, anything else as a folder.
+  const params = new URLSearchParams({ [folder.endsWith('.code-workspace') ? 'workspace' : 'folder']: server.remoteUri(folder) });
   if (payload) params.set('payload', JSON.stringify(payload));
   return `${server.baseUrl}?${params}`;
 }

@@ -25,7 +25,8 @@ export interface CheckResult {
 export function listFiles(host: Host, root: string): { files: string[]; via: 'git' | 'walk' } {
   const gitRoot = host.git.root(root);
   if (gitRoot) {
-    const tracked = host.git.trackedFiles(gitRoot);
+    // Untracked instruction files are linted too: they are what the user is writing now.
+    const tracked = host.git.workTreeFiles?.(gitRoot) ?? host.git.trackedFiles(gitRoot);
     if (tracked) {
       const files = tracked.map((f) => relativeInside(root, f)).filter((f): f is string => !!f);
       return { files, via: 'git' };

@@ -12,6 +12,8 @@ export interface GitIndex {
   root(dir: string): string | undefined;
   /** Tracked paths (absolute) under `root`, optionally filtered by pathspec globs. */
   trackedFiles(root: string, pathspecs?: readonly string[]): string[] | undefined;
+  /** Tracked files plus untracked ones git does not ignore: what a user has in the work tree. */
+  workTreeFiles?(root: string): string[] | undefined;
   /** The blob of `file` at `rev` (default HEAD); undefined when it is not there. */
   committedText(root: string, file: string, rev?: string): string | undefined;
   /**
@@ -42,7 +44,15 @@ export class CliGitIndex implements GitIndex {
   }
 
   trackedFiles(root: string, pathspecs: readonly string[] = []): string[] | undefined {
-    const out = run(root, ['ls-files', '-z', '--', ...pathspecs]);
+    return this.list(root, ['ls-files', '-z', '--', ...pathspecs]);
+  }
+
+  workTreeFiles(root: string): string[] | undefined {
+    return this.list(root, ['ls-files', '-z', '--cached', '--others', '--exclude-standard']);
+  }
+
+  private list(root: string, args: string[]): string[] | undefined {
+    const out = run(root, args);
     if (out === undefined) return undefined;
     return out
       .split('\0')

@@ -205,12 +205,16 @@ class MemoryLoader {
       const sz = st?.type === 'file' ? { chars: 0, bytes: st.size } : { chars: 0, bytes: 0 };
       this.sources.push({ path: target, kind: 'import', scope, loads, status, ...sz, injectedChars: 0, injectedBytes: 0, importedBy: importer, reason });
     };
-    // `@a.md,` names a file "a.md," — say so plainly when "a.md" exists.
+    // `@a.md,` names a file "a.md," — say so plainly, and point at the file meant.
     const bare = target.replace(/[,.;:!?)\]"']+$/, '');
-    const punctuation =
-      bare !== target && !this.ctx.fs.stat(target) && this.ctx.fs.stat(bare)?.type === 'file'
-        ? diag('import-missing', at.file, `Claude Code reads @${written} as a path ending in "${target.slice(bare.length)}", which does not exist, and ignores it silently. Remove the punctuation or put a space before it.`, place, { target, suggestion: path.relative(path.dirname(at.file), bare) })
-        : undefined;
+    let punctuation: Diagnostic | undefined;
+    if (bare !== target && !this.ctx.fs.stat(target)) {
+      const exists = this.ctx.fs.stat(bare)?.type === 'file';
+      const near = exists ? bare : nearestExisting(this.ctx.fs, bare);
+      const suggestion = near ? path.relative(path.dirname(at.file), near) : undefined;
+      const hint = exists ? ' Remove the punctuation or put a space before it.' : suggestion ? ` ${path.basename(bare)} does not exist either; did you mean ${suggestion}?` : '';
+      punctuation = diag('import-missing', at.file, `Claude Code reads @${written} as a path ending in "${target.slice(bare.length)}", which does not exist, and ignores it silently.${hint}`, place, { target, ...(suggestion ? { suggestion } : {}) });
+    }
     const ext = path.extname(target).toLowerCase();
     if (ext && !TEXT_EXTENSIONS.has(ext)) {
       skipped('excluded', `Claude Code imports only text file types; "${ext}" is skipped.`);

@@ -156,6 +156,15 @@ describe('claude-code', () => {
     assert.ok(startText(c).includes('@gone.md @./ok.md#section @noext'));
   });
 
+  it('an import with a full stop glued on points at the file meant', () => {
+    const t = tree({ '/r/CLAUDE.md': 'See @./stup.md.\n', '/r/setup.md': 'x' });
+    const c = chainOf(t, 'claude-code', '/r', { launchDir: '/r' });
+    const d = c.diagnostics.find((x) => x.code === 'import-missing')!;
+    assert.match(d.message, /ending in "\."/);
+    assert.equal(d.data?.suggestion, 'setup.md');
+    assert.ok(!c.diagnostics.some((x) => x.code === 'import-not-text'));
+  });
+
   it('cycles load each file once and are reported', () => {
     const t = tree({ '/r/CLAUDE.md': '@a.md', '/r/a.md': 'a @b.md', '/r/b.md': 'b @a.md @CLAUDE.md' });
     const c = chainOf(t, 'claude-code', '/r', { launchDir: '/r' });

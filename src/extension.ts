@@ -1,0 +1,39 @@
+import * as vscode from 'vscode';
+import { ActiveChainModel } from './vscode/activeChain';
+import { registerBudgetStatus } from './vscode/budgetStatus';
+import { registerChainView } from './vscode/chainView';
+import { registerDiagnostics } from './vscode/diagnostics';
+import { registerPreview } from './vscode/preview';
+import { registerScopeCodeLens } from './vscode/scopeCodeLens';
+import { Settings } from './vscode/settings';
+import { InstructionWatcher } from './vscode/watcher';
+
+/** What `activate()` returns: enough for the integration tests to read what the user sees. */
+export interface InstructionLensApi {
+  readonly model: ActiveChainModel;
+  readonly chainView: ReturnType<typeof registerChainView>;
+  readonly budgetStatus: ReturnType<typeof registerBudgetStatus>;
+}
+
+export function activate(context: vscode.ExtensionContext): InstructionLensApi {
+  const settings = new Settings();
+  const watcher = new InstructionWatcher(settings);
+  const model = new ActiveChainModel(context.workspaceState, settings, watcher);
+  const chainView = registerChainView(model);
+  const budgetStatus = registerBudgetStatus(model);
+  context.subscriptions.push(
+    settings,
+    watcher,
+    model,
+    chainView,
+    budgetStatus,
+    registerDiagnostics(model, settings, watcher),
+    registerScopeCodeLens(model, settings),
+    registerPreview(model),
+  );
+  return { model, chainView, budgetStatus };
+}
+
+export function deactivate(): void {
+  // Everything is disposed through context.subscriptions.
+}

@@ -1,0 +1,171 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { resolveChain } from '../core/chain';
+import { NodeFileSystem } from '../core/fs';
+import { findGitRoot } from '../core/git';
+import type { Chain } from '../core/model';
+import type { Profile } from '../core/profile';
+import { PROFILES } from '../core/profiles';
+import { ContextKey } from './contextKey';
+import { coreHost } from './host';
+import type { Settings } from './settings';
+import { ancestorCandidates, type InstructionWatcher } from './watcher';
+
+export type ResolvedChain = Chain & { fatal?: string };
+
+/** What applies to the file in the active editor, for the selected agent. */
+export interface ActiveChain {
+  /** The file the chain is for. */
+  readonly uri: vscode.Uri;
+  readonly profile: Profile;
+  readonly chain: ResolvedChain;
+}
+
+const AGENT_STATE_KEY = 'instructionLens.agent';
+
+/**
+ * The one place that knows what applies to the active editor. It resolves the chain when the
+ * active file, the disk (through the watcher), the settings or the selected agent change, and
+ * fires `onDidChange`; the tree, status bar, CodeLens, diagnostics and preview only listen.
+ * Chains for other agents or files (`chainFor`) are cached until the next change.
+ */
+export class ActiveChainModel implements vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<ActiveChain | undefined>();
+  /** Fires after every refresh, with the active chain (undefined when no file is open). */
+  readonly onDidChange = this.emitter.event;
+
+  private active: ActiveChain | undefined;
+  private activeUri: vscode.Uri | undefined;
+  private readonly cache = new Map<string, ResolvedChain>();
+  private readonly agentKey = new ContextKey<string>('instructionLens.agent');
+  private readonly hasChainKey = new ContextKey<boolean>('instructionLens.hasChain');
+  private readonly disposables: vscode.Disposable[] = [];
+  /** Unsaved text cannot create a `.git`: the plain disk answers where the repository is. */
+  private readonly disk = new NodeFileSystem();
+
+  constructor(
+    private readonly state: vscode.Memento,
+    private readonly settings: Settings,
+    private readonly watcher: InstructionWatcher,
+  ) {
+    this.disposables.push(
+      vscode.window.onDidChangeActiveTextEditor(() => this.followEditor()),
+      vscode.window.onDidChangeVisibleTextEditors(() => this.followEditor()),
+      vscode.window.tabGroups.onDidChangeTabs(() => this.followEditor()),
+      watcher.onDidChange(() => this.refresh()),
+      settings.onDidChange((e) => {
+        if (settings.changedChains(e)) this.refresh();
+      }),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.refresh()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.refresh()),
+    );
+    this.activeUri = fileOf(vscode.window.activeTextEditor);
+    this.refresh();
+  }
+
+  /** The chain for the active file and the selected agent. */
+  get current(): ActiveChain | undefined {
+    return this.active;
+  }
+
+  /** The selected agent: the one the user picked, else the default, else the first enabled. */
+  get profile(): Profile {
+    const enabled = this.settings.enabledProfiles();
+    const picked = this.state.get<string>(AGENT_STATE_KEY);
+    return enabled.find((p) => p.id === picked) ?? enabled.find((p) => p.id === this.settings.get('defaultAgent')) ?? enabled[0];
+  }
+
+  /** The agents the user enabled, in registry order. */
+  get profiles(): Profile[] {
+    return this.settings.enabledProfiles();
+  }
+
+  async selectAgent(id: string): Promise<void> {
+    await this.state.update(AGENT_STATE_KEY, id);
+    this.refresh();
+  }
+
+  /** The directory the agent most likely starts in for a file, per `instructionLens.launchDirectory`. */
+  launchDirFor(uri: vscode.Uri): string {
+    const dir = path.dirname(uri.fsPath);
+    const mode = this.settings.get('launchDirectory', uri);
+    const folder = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath;
+    if (mode === 'fileFolder') return dir;
+    if (mode === 'workspaceFolder') return folder ?? dir;
+    return findGitRoot(this.disk, dir) ?? folder ?? dir;
+  }
+
+  /** The chain one agent builds for a file or folder, resolved once per change of anything it reads. */
+  chainFor(profileId: string, uri: vscode.Uri, launchDir = this.launchDirFor(uri)): ResolvedChain {
+    const key = `${profileId}\0${uri.fsPath}\0${launchDir}`;
+    let chain = this.cache.get(key);
+    if (!chain) {
+      chain = this.resolve(PROFILES.find((p) => p.id === profileId) ?? this.profile, uri, launchDir);
+      this.cache.set(key, chain);
+    }
+    return chain;
+  }
+
+  /** Drop every cached chain and resolve the active one again. */
+  refresh(): void {
+    this.cache.clear();
+    const profile = this.profile;
+    const uri = this.activeUri;
+    this.active = uri ? { uri, profile, chain: this.chainFor(profile.id, uri) } : undefined;
+    void this.agentKey.set(profile.id);
+    void this.hasChainKey.set(!!this.active);
+    this.trackSources();
+    this.emitter.fire(this.active);
+  }
+
+  private followEditor(): void {
+    const editor = vscode.window.activeTextEditor;
+    // A non-file editor (our preview or diff, output) keeps the chain, and so does a moment
+    // with no active editor while editors switch; once no file is open at all, it clears.
+    const next = editor ? (fileOf(editor) ?? this.activeUri) : anyFileOpen() ? this.activeUri : undefined;
+    if (next?.toString() === this.activeUri?.toString()) return;
+    this.activeUri = next;
+    this.refresh();
+  }
+
+  private resolve(profile: Profile, uri: vscode.Uri, launchDir: string): ResolvedChain {
+    const home = this.settings.home(uri);
+    try {
+      return resolveChain(
+        { profile, target: uri.fsPath, launchDir, home, env: process.env, settings: this.settings.profileSettings(profile.id, uri) },
+        coreHost(),
+      );
+    } catch (e) {
+      // A profile must not throw; if one does, show it rather than break every view.
+      const fatal = `Instruction Lens could not resolve ${profile.agent}'s chain: ${(e as Error).message}`;
+      return {
+        agent: profile.id, agentVersion: profile.agentVersion, target: uri.fsPath, launchDir, home, sources: [],
+        budget: { unit: 'chars', limit: null, used: 0 }, diagnostics: [], start: [], onRead: [], fatal,
+      };
+    }
+  }
+
+  /** Watch what the active chain reads, and for a file outside the workspace, the folders above it. */
+  private trackSources(): void {
+    const active = this.active;
+    if (!active) return this.watcher.track('activeChain', []);
+    const outside = !vscode.workspace.getWorkspaceFolder(active.uri);
+    this.watcher.track('activeChain', [
+      ...active.chain.sources.map((s) => s.path),
+      ...(outside ? ancestorCandidates(path.dirname(active.uri.fsPath), this.profiles) : []),
+    ]);
+  }
+
+  dispose(): void {
+    this.emitter.dispose();
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+function anyFileOpen(): boolean {
+  return vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.scheme === 'file'));
+}
+
+function fileOf(editor: vscode.TextEditor | undefined): vscode.Uri | undefined {
+  return editor?.document.uri.scheme === 'file' ? editor.document.uri : undefined;
+}

@@ -1,0 +1,228 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { check } from '../core/check';
+import { uniqueDiagnostics } from '../core/diagnostics';
+import type { Diagnostic } from '../core/model';
+import type { ActiveChainModel } from './activeChain';
+import { coreHost } from './host';
+import type { Settings } from './settings';
+import type { InstructionWatcher } from './watcher';
+
+/** The README has one section per rule code; each diagnostic links to its own. */
+export const RULES_URL = 'https://github.com/instruction-lens/instruction-lens';
+export const DIAGNOSTIC_SOURCE = 'instruction-lens';
+/** Lint runs after the disk settles; a whole-workspace check costs more than one chain. */
+const CHECK_DELAY_MS = 300;
+
+const SEVERITY: Record<Diagnostic['severity'], vscode.DiagnosticSeverity> = {
+  error: vscode.DiagnosticSeverity.Error,
+  warning: vscode.DiagnosticSeverity.Warning,
+  info: vscode.DiagnosticSeverity.Information,
+};
+
+/**
+ * Problems in instruction files: the core's `check()` over every workspace folder for every
+ * enabled agent (on start and after changes, debounced), plus the active chain's own, which
+ * also covers user files and files outside the workspace. Agents that agree on a problem
+ * (Claude Code and Copilot CLI both miss the same import) give one diagnostic with both
+ * messages. Keeps the core diagnostics so the quick fixes can read their data.
+ */
+class InstructionDiagnostics implements vscode.Disposable {
+  private readonly collection = vscode.languages.createDiagnosticCollection(DIAGNOSTIC_SOURCE);
+  private workspace: Diagnostic[] = [];
+  /** The core diagnostics behind each published one, by `placeKey`. */
+  private byPlace = new Map<string, Diagnostic[]>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly model: ActiveChainModel,
+    private readonly settings: Settings,
+    private readonly watcher: InstructionWatcher,
+  ) {
+    this.disposables.push(
+      model.onDidChange(() => this.publish()),
+      watcher.onDidChange(() => this.schedule()),
+      settings.onDidChange((e) => {
+        if (settings.changed(e, ['diagnostics.enabled']) || settings.changedChains(e)) this.schedule();
+        else if (settings.changed(e, ['diagnostics.disabledCodes'])) this.publish();
+      }),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.schedule()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.schedule()),
+    );
+    this.schedule();
+  }
+
+  /** The core diagnostics behind an editor diagnostic of this collection (one per agent that reported it). */
+  coreDiagnostics(uri: vscode.Uri, d: vscode.Diagnostic): Diagnostic[] {
+    const code = typeof d.code === 'object' ? String(d.code.value) : String(d.code);
+    return this.byPlace.get(placeKey(uri.fsPath, d.range.start.line, d.range.start.character, code)) ?? [];
+  }
+
+  private schedule(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.checkWorkspace(), CHECK_DELAY_MS);
+  }
+
+  private checkWorkspace(): void {
+    this.workspace = [];
+    if (this.settings.get('diagnostics.enabled')) {
+      for (const folder of vscode.workspace.workspaceFolders ?? []) {
+        if (folder.uri.scheme !== 'file') continue;
+        const result = check(coreHost(), folder.uri.fsPath, this.settings.enabledProfiles(folder.uri), {
+          home: this.settings.home(folder.uri),
+          env: process.env,
+          settings: this.settings.allProfileSettings(folder.uri),
+        });
+        this.workspace.push(...result.diagnostics);
+      }
+    }
+    this.publish();
+  }
+
+  private publish(): void {
+    this.collection.clear();
+    this.byPlace = new Map();
+    if (!this.settings.get('diagnostics.enabled')) return this.watcher.track('diagnostics', []);
+    const disabled = new Set(this.settings.get('diagnostics.disabledCodes'));
+    const all = uniqueDiagnostics([...this.workspace, ...(this.model.current?.chain.diagnostics ?? [])]).filter((d) => !disabled.has(d.code));
+    const byFile = new Map<string, Diagnostic[][]>();
+    for (const d of all) {
+      const key = placeKey(d.path, d.line, d.column, d.code);
+      const same = this.byPlace.get(key);
+      if (same) same.push(d);
+      else {
+        const group = [d];
+        this.byPlace.set(key, group);
+        byFile.set(d.path, [...(byFile.get(d.path) ?? []), group]);
+      }
+    }
+    for (const [file, groups] of byFile) this.collection.set(vscode.Uri.file(file), groups.map(toVscode));
+    // Creating a missing import target must clear its diagnostic, though no pattern matches it.
+    this.watcher.track('diagnostics', all.filter((d) => d.data?.target).map((d) => d.data!.target));
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.collection.dispose();
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+function placeKey(file: string, line: number, column: number, code: string): string {
+  return `${file}\0${line}\0${column}\0${code}`;
+}
+
+const RANK: Record<Diagnostic['severity'], number> = { error: 0, warning: 1, info: 2 };
+
+/** One editor diagnostic for what one or more agents report at the same place. */
+function toVscode(group: Diagnostic[]): vscode.Diagnostic {
+  const [first] = group;
+  const severity = group.map((d) => d.severity).sort((a, b) => RANK[a] - RANK[b])[0];
+  const range = new vscode.Range(first.line, first.column, first.endLine, first.endColumn);
+  const out = new vscode.Diagnostic(range, group.map((d) => d.message).join('\n'), SEVERITY[severity]);
+  out.source = DIAGNOSTIC_SOURCE;
+  out.code = { value: first.code, target: vscode.Uri.parse(`${RULES_URL}#${first.code}`) };
+  return out;
+}
+
+/**
+ * Quick fixes for the diagnostics above. Each changes a file only when the user picks it, and
+ * those that write are not offered in an untrusted workspace.
+ */
+class InstructionQuickFixes implements vscode.CodeActionProvider {
+  static readonly metadata: vscode.CodeActionProviderMetadata = { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] };
+
+  constructor(private readonly diagnostics: InstructionDiagnostics) {}
+
+  provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
+    const actions: vscode.CodeAction[] = [];
+    const mayWrite = vscode.workspace.isTrusted;
+    for (const d of context.diagnostics) {
+      if (d.source !== DIAGNOSTIC_SOURCE) continue;
+      const group = this.diagnostics.coreDiagnostics(document.uri, d);
+      if (!group.length) continue;
+      // What any of the agents knows: Claude Code may name a likely file where another does not.
+      const core = { ...group[0], data: Object.assign({}, ...group.map((c) => c.data ?? {}).reverse()) as Record<string, string> };
+      const fix = (title: string, preferred = false) => {
+        const action = new vscode.CodeAction(title, vscode.CodeActionKind.QuickFix);
+        action.diagnostics = [d];
+        action.isPreferred = preferred;
+        actions.push(action);
+        return action;
+      };
+      switch (core.code) {
+        case 'import-missing': {
+          if (!mayWrite) break;
+          const { suggestion, target } = core.data ?? {};
+          if (suggestion) {
+            const action = fix(`Change to @${suggestion}`, true);
+            action.edit = new vscode.WorkspaceEdit();
+            action.edit.replace(document.uri, d.range, `@${suggestion}`);
+          }
+          if (target) {
+            const action = fix(`Create ${relativeTo(document.uri.fsPath, target)}`);
+            action.edit = new vscode.WorkspaceEdit();
+            action.edit.createFile(vscode.Uri.file(target), { ignoreIfExists: true });
+            action.command = { title: 'Open', command: 'vscode.open', arguments: [vscode.Uri.file(target)] };
+          }
+          break;
+        }
+        case 'import-in-code': {
+          if (!mayWrite) break;
+          const edit = takeOutOfCode(document, d.range);
+          if (edit) {
+            const action = fix(edit.title, true);
+            action.edit = edit.edit;
+          }
+          break;
+        }
+        case 'file-truncated':
+        case 'chain-over-budget': {
+          if (d.range.isEmpty) break;
+          const action = fix('Select the text the agent cuts off');
+          action.command = { title: 'Select', command: 'vscode.open', arguments: [document.uri, { selection: d.range }] };
+          break;
+        }
+      }
+    }
+    return actions;
+  }
+}
+
+/**
+ * An `@path` the agent skips because it is code: inside a code span, drop the backticks;
+ * inside a fenced block, move it to its own line after the block.
+ */
+function takeOutOfCode(document: vscode.TextDocument, range: vscode.Range): { title: string; edit: vscode.WorkspaceEdit } | undefined {
+  const ref = document.getText(range);
+  const line = document.lineAt(range.start.line).text;
+  const before = line.slice(0, range.start.character);
+  const after = line.slice(range.end.character);
+  const edit = new vscode.WorkspaceEdit();
+  if (before.endsWith('`') && after.startsWith('`') && range.isSingleLine) {
+    const wide = new vscode.Range(range.start.translate(0, -1), range.end.translate(0, 1));
+    edit.replace(document.uri, wide, ref);
+    return { title: `Remove the backticks so the agent imports ${ref}`, edit };
+  }
+  for (let i = range.end.line + 1; i < document.lineCount; i++) {
+    if (!/^ {0,3}(```|~~~)/.test(document.lineAt(i).text)) continue;
+    const alone = line.trim() === ref;
+    edit.delete(document.uri, alone ? document.lineAt(range.start.line).rangeIncludingLineBreak : range);
+    edit.insert(document.uri, document.lineAt(i).range.end, `\n${ref}`);
+    return { title: `Move ${ref} out of the code block so the agent imports it`, edit };
+  }
+  return undefined;
+}
+
+function relativeTo(fromFile: string, target: string): string {
+  return path.relative(path.dirname(fromFile), target) || path.basename(target);
+}
+
+export function registerDiagnostics(model: ActiveChainModel, settings: Settings, watcher: InstructionWatcher): vscode.Disposable {
+  const diagnostics = new InstructionDiagnostics(model, settings, watcher);
+  return vscode.Disposable.from(
+    diagnostics,
+    vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new InstructionQuickFixes(diagnostics), InstructionQuickFixes.metadata),
+  );
+}

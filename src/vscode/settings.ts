@@ -1,0 +1,153 @@
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Profile } from '../core/profile';
+import { PROFILES } from '../core/profiles';
+import { CAR_DEFAULTS } from '../core/profiles/car';
+
+/**
+ * The extension's settings, typed. `Config` mirrors `contributes.configuration` in package.json
+ * (the manifest test checks that both agree, defaults included); nothing else reads
+ * `workspace.getConfiguration`.
+ */
+
+export const SECTION = 'instructionLens';
+
+export type LaunchDirectory = 'workspaceFolder' | 'fileFolder' | 'repositoryRoot';
+
+export interface Config {
+  /** Profile ids the extension shows and lints for. */
+  agents: string[];
+  /** The agent selected until the user picks another. */
+  defaultAgent: string;
+  launchDirectory: LaunchDirectory;
+  /** The home directory the agents read user files from; empty = the user's. */
+  home: string;
+  'car.maxFiles': number;
+  'car.maxFileBytes': number;
+  'car.maxTotalBytes': number;
+  /** null = read `~/.claude.json` as Claude Code does. */
+  'claudeCode.approveExternalImports': boolean | null;
+  'diagnostics.enabled': boolean;
+  'diagnostics.disabledCodes': string[];
+  'codeLens.enabled': boolean;
+}
+
+export type SettingKey = keyof Config;
+
+export const DEFAULTS: Readonly<Config> = {
+  agents: PROFILES.map((p) => p.id),
+  defaultAgent: 'claude-code',
+  launchDirectory: 'repositoryRoot',
+  home: '',
+  'car.maxFiles': CAR_DEFAULTS.maxFiles,
+  'car.maxFileBytes': CAR_DEFAULTS.maxFileBytes,
+  'car.maxTotalBytes': CAR_DEFAULTS.maxTotalBytes,
+  'claudeCode.approveExternalImports': null,
+  'diagnostics.enabled': true,
+  'diagnostics.disabledCodes': [],
+  'codeLens.enabled': true,
+};
+
+/** Which of our settings each profile receives as `ResolveContext.settings`, under which names. */
+const PROFILE_SETTINGS: Readonly<Record<string, Readonly<Record<string, SettingKey>>>> = {
+  'claude-code': { approveExternalImports: 'claudeCode.approveExternalImports' },
+  car: { maxFiles: 'car.maxFiles', maxFileBytes: 'car.maxFileBytes', maxTotalBytes: 'car.maxTotalBytes' },
+};
+
+/**
+ * VS Code's own settings a profile reads under their own names: the Copilot profile models
+ * Copilot Chat in VS Code, so this window's values are the ones that apply (src/core/profiles/copilot.ts).
+ */
+const EDITOR_SETTINGS: Readonly<Record<string, readonly string[]>> = {
+  copilot: [
+    'chat.useAgentsMdFile',
+    'chat.useClaudeMdFile',
+    'chat.useNestedAgentsMdFiles',
+    'github.copilot.chat.codeGeneration.useInstructionFiles',
+    'chat.includeApplyingInstructions',
+    'chat.includeReferencedInstructions',
+    'chat.useCustomizationsInParentRepositories',
+    'github.copilot.chat.customInstructionsInSystemMessage',
+    'chat.instructionsFilesLocations',
+  ],
+};
+
+/** Settings that change what a chain holds: ours, and the editor's a profile reads. */
+const CHAIN_KEYS: readonly SettingKey[] = [
+  'agents', 'defaultAgent', 'launchDirectory', 'home', ...new Set(Object.values(PROFILE_SETTINGS).flatMap((m) => Object.values(m))),
+];
+
+export class Settings implements vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<vscode.ConfigurationChangeEvent>();
+  /** Fires when any `instructionLens.*` setting, or an editor setting a profile reads, changes; filter with `changed()`. */
+  readonly onDidChange = this.emitter.event;
+  private readonly subscription = vscode.workspace.onDidChangeConfiguration((e) => {
+    if (e.affectsConfiguration(SECTION) || editorKeys().some((k) => e.affectsConfiguration(k))) this.emitter.fire(e);
+  });
+
+  /** A setting's value; without a scope, as the first workspace folder sees it (its own `.vscode/settings.json` included). */
+  get<K extends SettingKey>(key: K, scope: vscode.ConfigurationScope | undefined = vscode.workspace.workspaceFolders?.[0]?.uri): Config[K] {
+    const value = vscode.workspace.getConfiguration(SECTION, scope).get<Config[K]>(key);
+    return value === undefined ? DEFAULTS[key] : value;
+  }
+
+  /**
+   * Whether a change touches any of `keys`. With no event (first setup) it is true, so a
+   * feature can run the same code to set itself up and to react.
+   */
+  changed(e: vscode.ConfigurationChangeEvent | undefined, keys: readonly SettingKey[], scope?: vscode.ConfigurationScope): boolean {
+    return !e || keys.some((k) => e.affectsConfiguration(`${SECTION}.${k}`, scope));
+  }
+
+  /** Whether a change touches anything a chain depends on (ours, or an editor setting a profile reads). */
+  changedChains(e: vscode.ConfigurationChangeEvent | undefined): boolean {
+    return this.changed(e, CHAIN_KEYS) || (!!e && editorKeys().some((k) => e.affectsConfiguration(k)));
+  }
+
+  /** The enabled profiles in registry order; unknown ids are ignored, and an empty list means all. */
+  enabledProfiles(scope?: vscode.ConfigurationScope): Profile[] {
+    const ids = new Set(this.get('agents', scope));
+    const enabled = PROFILES.filter((p) => ids.has(p.id));
+    return enabled.length ? enabled : [...PROFILES];
+  }
+
+  /** The settings one profile reads, by the names it reads them under. */
+  profileSettings(profileId: string, scope?: vscode.ConfigurationScope): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const [name, key] of Object.entries(PROFILE_SETTINGS[profileId] ?? {})) {
+      const value = this.get(key, scope);
+      if (value !== null && value !== undefined) out[name] = value;
+    }
+    const editor = vscode.workspace.getConfiguration(undefined, scope);
+    for (const key of EDITOR_SETTINGS[profileId] ?? []) {
+      // Only what this window defines: without Copilot Chat the profile keeps its own defaults.
+      const value = editor.get(key);
+      if (value !== undefined) out[key] = value;
+    }
+    return out;
+  }
+
+  /** `ResolveContext.settings` for every profile, keyed by profile id (the shape `check()` takes). */
+  allProfileSettings(scope?: vscode.ConfigurationScope): Record<string, Record<string, unknown>> {
+    return Object.fromEntries(PROFILES.map((p) => [p.id, this.profileSettings(p.id, scope)]));
+  }
+
+  /** The home directory: the setting (`~` expanded, relative to the first workspace folder), else the user's. */
+  home(scope?: vscode.ConfigurationScope): string {
+    const value = this.get('home', scope).trim();
+    if (!value) return os.homedir();
+    if (value === '~' || value.startsWith('~/')) return path.join(os.homedir(), value.slice(1));
+    const base = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
+    return path.resolve(base, value);
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.emitter.dispose();
+  }
+}
+
+function editorKeys(): string[] {
+  return Object.values(EDITOR_SETTINGS).flat();
+}

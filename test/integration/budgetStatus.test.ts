@@ -1,0 +1,88 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { InstructionLensApi } from '../../src/extension';
+import { api, closeEditors, open, remove, setting, showView, treeItem, treeRows, until, untilTree, write } from './helpers';
+import { screenshot } from './screenshot';
+
+/** `n` characters of distinct text in lines of 50, with no white space at either end. */
+function text(n: number, tag: string): string {
+  let out = '';
+  for (let i = 0; out.length < n; i++) out += `${tag} line ${i} `.padEnd(49, '.') + '\n';
+  return out.slice(0, n - 1) + 'x';
+}
+
+describe('the budget in the status bar', () => {
+  let lens: InstructionLensApi;
+  const status = () => lens.budgetStatus.item;
+  const background = () => (status().backgroundColor as vscode.ThemeColor | undefined)?.id;
+
+  before(async () => {
+    lens = await api();
+  });
+
+  afterEach(async () => {
+    await closeEditors();
+    await setting('launchDirectory', undefined);
+    await lens.model.selectAgent('claude-code');
+    remove('big');
+    remove('deep');
+  });
+
+  it('shows what Claude Code uses at start, with no limit', async () => {
+    await open('packages/api/src/routes/orders.ts');
+    await until(() => status().text === '$(book) 98 chars', 'the Claude Code budget');
+    assert.equal(status().name, 'Instruction Lens Budget');
+    assert.equal(background(), undefined);
+    const tooltip = (status().tooltip as vscode.MarkdownString).value;
+    assert.match(tooltip, /98 chars \(the agent sets no limit\), about 25 tokens \(estimated/);
+    assert.match(tooltip, /`CLAUDE\.md` 69 chars\n- `docs\/conventions\.md` 29 chars/, 'the largest sources, largest first');
+  });
+
+  it('turns red when claw-code truncates a file, and opens the file at the cut', async () => {
+    write('big/CLAUDE.md', text(5000, 'big'));
+    write('big/notes.md', 'Notes.\n');
+    await setting('launchDirectory', 'fileFolder');
+    await lens.model.selectAgent('claw-code');
+    await open('big/notes.md');
+    // 69 for the root file, then 4,000 of the big one plus "\n\n[truncated]".
+    await until(() => status().text === '$(book) 4.1k / 12.0k chars', 'the claw-code budget');
+    assert.equal(background(), 'statusBarItem.errorBackground');
+    assert.match((status().tooltip as vscode.MarkdownString).value, /`CLAUDE\.md` truncated/);
+
+    await untilTree(lens, (rows) => rows.includes('  CLAUDE.md — 4.0k of 5.0k chars · 33% · truncated · everywhere'), 'the truncated source');
+    const item = treeItem(lens, 'CLAUDE.md')!;
+    assert.equal((item.iconPath as vscode.ThemeIcon).id, 'warning');
+    await vscode.commands.executeCommand(item.command!.command, ...(item.command!.arguments ?? []));
+    const editor = await until(() => vscode.window.activeTextEditor?.document.uri.fsPath.endsWith('big/CLAUDE.md') && vscode.window.activeTextEditor, 'the big file to open');
+    const cut = editor.document.offsetAt(editor.selection.active);
+    assert.equal(cut, 4000, 'the cursor sits where claw-code cuts');
+
+    await showView(lens);
+    await screenshot('status-bar');
+    // The click on the item reveals the chain view.
+    await vscode.commands.executeCommand((status().command as vscode.Command).command);
+    await until(() => lens.chainView.view.visible, 'the chain view to show');
+  });
+
+  it('warns from 90 % of the limit', async () => {
+    write('deep/CLAUDE.md', text(3700, 'one'));
+    write('deep/a/CLAUDE.md', text(3700, 'two'));
+    write('deep/a/b/CLAUDE.md', text(3700, 'three'));
+    write('deep/a/b/notes.md', 'Notes.\n');
+    await setting('launchDirectory', 'fileFolder');
+    await lens.model.selectAgent('claw-code');
+    await open('deep/a/b/notes.md');
+    await until(() => status().text === '$(book) 11.2k / 12.0k chars', 'the claw-code budget at 93 %');
+    assert.equal(background(), 'statusBarItem.warningBackground');
+    assert.match((status().tooltip as vscode.MarkdownString).value, /11,169 chars \(93 % of 12\.0k chars\)/);
+  });
+
+  it('clears when the last editor closes', async () => {
+    await open('packages/api/src/routes/orders.ts');
+    await until(() => lens.model.current, 'a chain');
+    await closeEditors();
+    await until(() => !lens.model.current, 'no chain');
+    assert.deepEqual(treeRows(lens), [], 'the welcome view asks to open a file');
+    assert.equal(lens.chainView.view.message, undefined);
+  });
+});

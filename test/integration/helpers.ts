@@ -1,0 +1,152 @@
+// Shared by the integration tests: the extension's API, the fixture workspace, and waiting for
+// what the user would see.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { InstructionLensApi } from '../../src/extension';
+import type { ChainNode } from '../../src/vscode/chainView';
+
+/** The runner's fresh copy of test/fixtures/workspace. */
+export const workspaceDir = vscode.workspace.workspaceFolders![0].uri.fsPath;
+/** The agents' home for the tests (`instructionLens.home` is `../home` in the fixture). */
+export const homeDir = path.resolve(workspaceDir, '..', 'home');
+
+export async function api(): Promise<InstructionLensApi> {
+  const extension = vscode.extensions.getExtension<InstructionLensApi>('instruction-lens.instruction-lens');
+  assert.ok(extension, 'the extension is not installed');
+  return extension.activate();
+}
+
+export function ws(rel: string): string {
+  return path.join(workspaceDir, rel);
+}
+
+export async function open(file: string): Promise<vscode.TextEditor> {
+  const doc = await vscode.workspace.openTextDocument(path.isAbsolute(file) ? file : ws(file));
+  return vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.One });
+}
+
+export function write(file: string, text: string): void {
+  const abs = path.isAbsolute(file) ? file : ws(file);
+  fs.mkdirSync(path.dirname(abs), { recursive: true });
+  fs.writeFileSync(abs, text);
+}
+
+export function remove(file: string): void {
+  fs.rmSync(path.isAbsolute(file) ? file : ws(file), { recursive: true, force: true });
+}
+
+/** Polls until `probe` returns something truthy; fails with the last value seen. */
+export async function until<T>(probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, what: string, timeoutMs = 8000): Promise<T> {
+  const started = Date.now();
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value) return value;
+      last = value;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() - started > timeoutMs) assert.fail(`timed out waiting for ${what}; last: ${last instanceof Error ? last.message : JSON.stringify(last)}`);
+    await sleep(50);
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** What the sidebar shows: one line per item, indented by depth, `label — description`. */
+export function treeRows(lens: InstructionLensApi): string[] {
+  const { provider } = lens.chainView;
+  const rows: string[] = [];
+  const walk = (nodes: ChainNode[], depth: number) => {
+    for (const node of nodes) {
+      const item = provider.getTreeItem(node);
+      const label = typeof item.label === 'string' ? item.label : item.label?.label;
+      rows.push(`${'  '.repeat(depth)}${label} — ${item.description ?? ''}`);
+      walk(provider.getChildren(node), depth + 1);
+    }
+  };
+  walk(provider.getChildren(), 0);
+  return rows;
+}
+
+/** The tree item whose label is `label`. */
+export function treeItem(lens: InstructionLensApi, label: string): vscode.TreeItem | undefined {
+  const { provider } = lens.chainView;
+  const find = (nodes: ChainNode[]): vscode.TreeItem | undefined => {
+    for (const node of nodes) {
+      const item = provider.getTreeItem(node);
+      if (item.label === label) return item;
+      const hit = find(provider.getChildren(node));
+      if (hit) return hit;
+    }
+    return undefined;
+  };
+  return find(provider.getChildren());
+}
+
+/** Waits until the sidebar's rows satisfy `test`; on timeout, fails showing the rows. */
+export async function untilTree(lens: InstructionLensApi, test: (rows: string[]) => unknown, what: string): Promise<string[]> {
+  try {
+    return await until(() => (test(treeRows(lens)) ? treeRows(lens) : false), what);
+  } catch {
+    assert.fail(`timed out waiting for ${what}; the tree shows:\n${treeRows(lens).join('\n')}`);
+  }
+}
+
+/** Waits until the sidebar shows exactly `expected` (a user-visible fact, so poll). */
+export async function expectTree(lens: InstructionLensApi, expected: string[], what = 'the chain tree'): Promise<void> {
+  const same = () => JSON.stringify(treeRows(lens)) === JSON.stringify(expected);
+  try {
+    await until(same, what);
+  } catch {
+    assert.deepEqual(treeRows(lens), expected, what);
+  }
+}
+
+export async function setting(key: string, value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration('instructionLens').update(key, value, vscode.ConfigurationTarget.Workspace);
+}
+
+export async function selectAgent(lens: InstructionLensApi, id: string): Promise<void> {
+  await lens.model.selectAgent(id);
+}
+
+/** Drops unsaved edits and closes every editor, so each test starts from the same screen. */
+export async function closeEditors(): Promise<void> {
+  const dirty = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.isDirty && t.input instanceof vscode.TabInputText);
+  for (const tab of dirty) {
+    await vscode.window.showTextDocument((tab.input as vscode.TabInputText).uri);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  }
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}
+
+/** The error-level and other diagnostics of a file from this extension, as `line:col code`. */
+export function diagnosticsOf(file: string): vscode.Diagnostic[] {
+  return vscode.languages.getDiagnostics(vscode.Uri.file(path.isAbsolute(file) ? file : ws(file))).filter((d) => d.source === 'instruction-lens');
+}
+
+export function codeOf(d: vscode.Diagnostic): string {
+  return typeof d.code === 'object' ? String(d.code.value) : String(d.code);
+}
+
+let widened = false;
+
+/** Shows the Instruction Lens sidebar and lets it render. */
+export async function showView(lens: InstructionLensApi): Promise<void> {
+  await vscode.commands.executeCommand('instructionLens.chain.focus');
+  await until(() => lens.chainView.view.visible, 'the chain view to show');
+  // Wide enough for the descriptions, as a user would drag it.
+  if (!widened) {
+    // The resize commands act on the editor here: a narrower editor is a wider side bar.
+    await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
+    for (let i = 0; i < 2; i++) await vscode.commands.executeCommand('workbench.action.decreaseViewWidth');
+  }
+  widened = true;
+  await sleep(600);
+}

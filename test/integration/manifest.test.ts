@@ -1,0 +1,61 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { RULES } from '../../src/core/diagnostics';
+import { PROFILES } from '../../src/core/profiles';
+import { DEFAULTS, SECTION } from '../../src/vscode/settings';
+
+interface Property {
+  default: unknown;
+  markdownDescription?: string;
+  enum?: string[];
+  items?: { enum?: string[] };
+}
+
+// The manifest is written by hand; these checks keep it and the code telling the same story.
+describe('the manifest', () => {
+  const extension = vscode.extensions.getExtension('instruction-lens.instruction-lens')!;
+  const pkg = extension.packageJSON as {
+    activationEvents: string[];
+    contributes: {
+      commands: { command: string; title: string; category?: string; icon?: string }[];
+      menus: Record<string, { command: string; when?: string }[]>;
+      configuration: { properties: Record<string, Property> };
+    };
+  };
+  const properties = pkg.contributes.configuration.properties;
+
+  it('declares every setting the code reads, with the same defaults, and no other', () => {
+    const declared = Object.keys(properties).sort();
+    assert.deepEqual(declared, Object.keys(DEFAULTS).map((k) => `${SECTION}.${k}`).sort());
+    for (const [key, value] of Object.entries(DEFAULTS)) assert.deepEqual(properties[`${SECTION}.${key}`].default, value, `default of ${key}`);
+  });
+
+  it('offers every agent profile and every rule code', () => {
+    const ids = PROFILES.map((p) => p.id);
+    assert.deepEqual(properties['instructionLens.agents'].items?.enum, ids, 'add the new profile to instructionLens.agents in package.json');
+    assert.deepEqual(properties['instructionLens.defaultAgent'].enum, ids);
+    assert.deepEqual(properties['instructionLens.diagnostics.disabledCodes'].items?.enum, Object.keys(RULES));
+  });
+
+  it('describes every setting, and every cross-link leads to a setting', () => {
+    for (const [key, property] of Object.entries(properties)) {
+      assert.ok(property.markdownDescription, `${key} has a markdownDescription`);
+      for (const [, link] of property.markdownDescription.matchAll(/`#([\w.]+)#`/g)) assert.ok(properties[link], `${key} links to ${link}, which exists`);
+    }
+  });
+
+  it('registers every contributed command, and contributes every command it registers', async () => {
+    const registered = (await vscode.commands.getCommands(true)).filter((c) => c.startsWith('instructionLens.') && !c.startsWith('instructionLens.chain.'));
+    const contributed = pkg.contributes.commands.map((c) => c.command);
+    assert.deepEqual([...registered].sort(), [...contributed].sort());
+    for (const c of pkg.contributes.commands) assert.equal(c.category, 'Instruction Lens', `${c.command} has the category`);
+    for (const item of pkg.contributes.menus['view/title']) assert.ok(pkg.contributes.commands.find((c) => c.command === item.command)?.icon, `${item.command} has an icon`);
+  });
+
+  it('activates where instruction files are and when its view opens', () => {
+    for (const name of ['CLAUDE.md', 'AGENTS.md', 'GEMINI.md', '.github/copilot-instructions.md', '.cursorrules']) {
+      assert.ok(pkg.activationEvents.includes(`workspaceContains:**/${name}`), name);
+    }
+    assert.ok(pkg.activationEvents.includes('onView:instructionLens.chain'));
+  });
+});

@@ -1,0 +1,57 @@
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { InstructionLensApi } from '../../src/extension';
+import { api, closeEditors, codeOf, diagnosticsOf, expectTree, open, remove, until, untilTree, workspaceDir, write } from './helpers';
+import { screenshot } from './screenshot';
+
+const root = path.dirname(workspaceDir);
+const second = path.join(root, 'second');
+const outside = path.join(root, 'outside', 'notes');
+
+describe('multi-root workspaces and files outside the workspace', () => {
+  let lens: InstructionLensApi;
+
+  before(async () => {
+    lens = await api();
+    await lens.model.selectAgent('claude-code');
+    write(path.join(second, 'CLAUDE.md'), 'Second project.\n\nSee @missing.md\n');
+    write(path.join(second, 'src', 'main.ts'), 'export {};\n');
+    write(path.join(outside, 'CLAUDE.md'), 'Notes rules.\n');
+    write(path.join(outside, 'todo.md'), '- one\n');
+  });
+
+  after(async () => {
+    await closeEditors();
+    remove(path.join(root, 'outside'));
+  });
+
+  it('gives each folder its own launch dir and diagnostics', async () => {
+    // The runner opens the suite in a two-folder workspace: the fixture and `second`.
+    assert.equal(vscode.workspace.workspaceFolders?.length, 2);
+
+    await open(path.join(second, 'src', 'main.ts'));
+    await expectTree(lens, [
+      'At start — 2 files',
+      '  CLAUDE.md — 32 chars · 100% · loaded · everywhere',
+      '    missing.md — missing · everywhere',
+    ]);
+    assert.equal(lens.chainView.view.message, 'main.ts — launched in second');
+    await until(() => diagnosticsOf(path.join(second, 'CLAUDE.md')).some((d) => codeOf(d) === 'import-missing'), 'the second folder checked too');
+
+    // The first folder still launches in its own root.
+    await open('packages/api/src/routes/orders.ts');
+    await untilTree(lens, (rows) => rows[1] === '  CLAUDE.md — 69 chars · 70% · loaded · everywhere', 'the first folder\'s chain');
+    assert.equal(lens.chainView.view.message, 'orders.ts — launched in workspace');
+    await screenshot('multi-root');
+  });
+
+  it('launches in the folder of a file outside every workspace folder, and watches it', async () => {
+    await open(path.join(outside, 'todo.md'));
+    await expectTree(lens, ['At start — 1 file', '  CLAUDE.md — 12 chars · 100% · loaded · everywhere']);
+    assert.equal(lens.model.current?.chain.launchDir, outside);
+
+    write(path.join(outside, 'CLAUDE.local.md'), 'Private notes.\n');
+    await untilTree(lens, (rows) => rows.includes('  CLAUDE.local.md — 14 chars · 54% · loaded · everywhere'), 'the new CLAUDE.local.md next to the file');
+  });
+});
