@@ -26,6 +26,11 @@ describe('project metadata', () => {
     }
   });
 
+  it('the README documents every setting', () => {
+    const configuration = [pkg.contributes.configuration].flat();
+    for (const c of configuration) for (const key of Object.keys(c.properties)) assert.match(readme, new RegExp(`^#### \`${key.replace(/\./g, '\\.')}\`$`, 'm'), `README has no section for ${key}`);
+  });
+
   it('package.json, the CHANGELOG and the CLI agree on the version', () => {
     assert.match(read('CHANGELOG.md'), new RegExp(`^## \\[${pkg.version.replace(/\./g, '\\.')}\\]`, 'm'));
   });
