@@ -38,7 +38,7 @@ export type SettingKey = keyof Config;
 export const DEFAULTS: Readonly<Config> = {
   agents: PROFILES.map((p) => p.id),
   defaultAgent: 'claude-code',
-  launchDirectory: 'repositoryRoot',
+  launchDirectory: 'workspaceFolder',
   home: '',
   'car.maxFiles': CAR_DEFAULTS.maxFiles,
   'car.maxFileBytes': CAR_DEFAULTS.maxFileBytes,
