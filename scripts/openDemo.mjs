@@ -53,7 +53,7 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'instruction-lens-demo-'));
 const extensionsDir = path.join(tmp, 'extensions');
 fs.mkdirSync(extensionsDir);
 fs.symlinkSync(repoRoot, path.join(extensionsDir, `${extensionId}-${manifest.version}`), 'dir');
-process.on('exit', () => fs.rmSync(tmp, { recursive: true, force: true }));
+process.on('exit', () => process.env.IL_KEEP_DEMO || fs.rmSync(tmp, { recursive: true, force: true }));
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(smoke ? 130 : 0));
 
 let server;
@@ -102,6 +102,13 @@ if (!smoke) {
       .locator('.statusbar', { hasText: 'Activating Extensions' })
       .waitFor({ state: 'hidden', timeout: 30_000 })
       .catch(() => {});
+    // What a user sees first from the extension: the budget meter for CLAUDE.md, and its
+    // diagnostics (the demo has a broken import on purpose).
+    await page
+      .locator('.statusbar-item', { hasText: /\d(\.\d)?k? (chars|bytes)/ })
+      .first()
+      .waitFor({ timeout: 30_000 })
+        .catch(async () => { await page.screenshot({ path: path.join(repoRoot, 'test-results', 'demo-failed.png') }); fail('the budget meter never appeared in the status bar: the extension did not work on the demo (test-results/demo-failed.png).'); });
     await page.waitForTimeout(1_000);
     const file = path.join(repoRoot, 'test-results', 'demo.png');
     fs.mkdirSync(path.dirname(file), { recursive: true });
