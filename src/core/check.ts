@@ -2,6 +2,7 @@ import micromatch from 'micromatch';
 import * as path from 'node:path';
 import { resolveChain, type Host } from './chain';
 import { diag, uniqueDiagnostics } from './diagnostics';
+import { SnapshotGitIndex } from './git';
 import { matchesAny, relativeInside } from './globs';
 import type { Diagnostic } from './model';
 import type { Profile } from './profile';
@@ -79,6 +80,8 @@ function readIgnore(host: Host, root: string): string[] {
  */
 export function check(host: Host, root: string, profiles: readonly Profile[], opts: { home?: string; env?: Record<string, string | undefined>; settings?: Record<string, Record<string, unknown>> } = {}): CheckResult {
   root = path.resolve(root);
+  // One answer per git question for the whole pass: every profile and folder asks the same ones.
+  host = { fs: host.fs, git: new SnapshotGitIndex(host.git) };
   const { files, via } = listFiles(host, root);
   const patterns = [...new Set(profiles.flatMap((p) => p.filePatterns))];
   const matchers = patterns.map((p) => micromatch.matcher(p, { dot: true }));

@@ -127,3 +127,46 @@ export class MemoryGitIndex implements GitIndex {
     return this.refs.commit;
   }
 }
+
+/**
+ * A view of another index that answers each question once: for one pass over many folders
+ * (`check`), where the repository does not change and every profile asks the same things.
+ */
+export class SnapshotGitIndex implements GitIndex {
+  private readonly answers = new Map<string, unknown>();
+
+  constructor(private readonly inner: GitIndex) {}
+
+  private once<T>(key: string, get: () => T): T {
+    if (!this.answers.has(key)) this.answers.set(key, get());
+    return this.answers.get(key) as T;
+  }
+
+  root(dir: string): string | undefined {
+    return this.once(`root\0${dir}`, () => this.inner.root(dir));
+  }
+
+  trackedFiles(root: string, pathspecs: readonly string[] = []): string[] | undefined {
+    return this.once(`tracked\0${root}\0${pathspecs.join('\0')}`, () => this.inner.trackedFiles(root, pathspecs));
+  }
+
+  workTreeFiles(root: string): string[] | undefined {
+    return this.once(`work\0${root}`, () => this.inner.workTreeFiles?.(root) ?? this.inner.trackedFiles(root));
+  }
+
+  committedText(root: string, file: string, rev?: string): string | undefined {
+    return this.once(`text\0${root}\0${file}\0${rev ?? ''}`, () => this.inner.committedText(root, file, rev));
+  }
+
+  defaultBranch(root: string): string {
+    return this.once(`branch\0${root}`, () => this.inner.defaultBranch?.(root) ?? 'HEAD');
+  }
+
+  committedFiles(root: string, rev: string): string[] | undefined {
+    return this.once(`committed\0${root}\0${rev}`, () => this.inner.committedFiles?.(root, rev) ?? this.inner.trackedFiles(root));
+  }
+
+  commitOf(root: string, rev: string): string | undefined {
+    return this.once(`commit\0${root}\0${rev}`, () => this.inner.commitOf?.(root, rev));
+  }
+}

@@ -4,6 +4,7 @@ import { diag } from '../diagnostics';
 import { stringList } from '../frontmatter';
 import { globProblem, matchesAny, relativeInside } from '../globs';
 import type { Diagnostic, RenderPart, Source, SourceKind } from '../model';
+import { isInside } from '../paths';
 import type { Profile, ProfileResult, ResolveContext } from '../profile';
 import { describeReadFailure, readText, sizes } from '../readText';
 
@@ -455,8 +456,16 @@ function resolve(ctx: ResolveContext): ProfileResult {
   return { sources: r.sources, budget: { unit: 'chars', limit: null, perFile: null, used }, diagnostics: r.diagnostics, start, onRead: [] };
 }
 
-/** `**\/AGENTS.md` in the workspace, skipping `.git` and `node_modules` (VS Code's search also honours excludes and .gitignore: not modelled). */
+/**
+ * `**\/AGENTS.md` in the workspace. In a repository: the files git lists (so `.gitignore` is
+ * honoured, as VS Code's search does); elsewhere a walk skipping `.git` and `node_modules`.
+ * `files.exclude` is not modelled.
+ */
 function agentsMdFiles(ctx: ResolveContext, ws: string): string[] {
+  // In a repository the git index answers without walking the tree.
+  const repo = ctx.git.root(ws);
+  const listed = repo ? ctx.git.workTreeFiles?.(repo) : undefined;
+  if (listed) return listed.filter((f) => path.basename(f) === 'AGENTS.md' && isInside(f, ws)).sort();
   const out: string[] = [];
   const stack = [ws];
   while (stack.length) {

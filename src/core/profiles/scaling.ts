@@ -286,12 +286,15 @@ function resolve(ctx: ResolveContext): ProfileResult {
   const rootItems = group(root, GUIDANCE.map((n) => path.join(root, n)));
 
   // Directories with guidance in the commit, nearest the root first.
-  const guidanceDirs = new Map<string, string[]>();
-  for (const f of committedList ?? []) {
-    if (!GUIDANCE.includes(path.basename(f)) || path.dirname(f) === root || !isInside(f, root)) continue;
-    const d = path.dirname(f);
-    guidanceDirs.set(d, [...(guidanceDirs.get(d) ?? []), f]);
-  }
+  const guidanceDirs = atCommit('dirs', () => {
+    const dirs = new Map<string, string[]>();
+    for (const f of committedList ?? []) {
+      if (!GUIDANCE.includes(path.basename(f)) || path.dirname(f) === root || !isInside(f, root)) continue;
+      const d = path.dirname(f);
+      dirs.set(d, [...(dirs.get(d) ?? []), f]);
+    }
+    return dirs;
+  });
   const depthOf = (d: string) => rel(d).split('/').length;
   const dirOrder = [...guidanceDirs.keys()].sort((a, b) => depthOf(a) - depthOf(b) || Buffer.compare(Buffer.from(rel(a)), Buffer.from(rel(b))));
   const groups: Group[] = dirOrder.map((dir) => ({
@@ -370,12 +373,8 @@ function resolve(ctx: ResolveContext): ProfileResult {
   const skillFiles: string[] = [];
   const workOnlySkills: typeof skillItems = [];
   for (const dir of SKILL_DIRS) {
-    const files = (committedList ?? [])
-      .filter((f) => {
-        const r = rel(f);
-        return r.startsWith(dir + '/') && /^[^/]+\/SKILL\.md$/.test(r.slice(dir.length + 1));
-      })
-      .sort();
+    const prefix = path.join(root, dir) + '/';
+    const files = atCommit(`skills\0${dir}`, () => (committedList ?? []).filter((f) => f.startsWith(prefix) && /^[^/]+\/SKILL\.md$/.test(f.slice(prefix.length))).sort());
     skillFiles.push(...files);
     // A skill only in the work tree is not read.
     for (const e of ctx.fs.readDir(path.join(root, dir))) {
