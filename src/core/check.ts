@@ -4,6 +4,7 @@ import { resolveChain, type Host } from './chain';
 import { diag, uniqueDiagnostics } from './diagnostics';
 import { SnapshotGitIndex } from './git';
 import { matchesAny, relativeInside } from './globs';
+import { isInside } from './paths';
 import type { Diagnostic } from './model';
 import type { Profile } from './profile';
 
@@ -78,7 +79,18 @@ function readIgnore(host: Host, root: string): string[] {
  * builds for every folder that holds instruction files, keep the diagnostics about files
  * under `root`, and check every conditional rule's globs against the files that exist.
  */
-export function check(host: Host, root: string, profiles: readonly Profile[], opts: { home?: string; env?: Record<string, string | undefined>; settings?: Record<string, Record<string, unknown>> } = {}): CheckResult {
+export interface CheckOptions {
+  home?: string;
+  env?: Record<string, string | undefined>;
+  settings?: Record<string, Record<string, unknown>>;
+  /**
+   * Where the agent starts for a folder being checked: a directory, or a function of the folder
+   * (the extension's `fileFolder` mode). Default: the repository root, else `root`.
+   */
+  launchDir?: string | ((folder: string) => string);
+}
+
+export function check(host: Host, root: string, profiles: readonly Profile[], opts: CheckOptions = {}): CheckResult {
   root = path.resolve(root);
   // One answer per git question for the whole pass: every profile and folder asks the same ones.
   host = { fs: host.fs, git: new SnapshotGitIndex(host.git) };
@@ -86,14 +98,15 @@ export function check(host: Host, root: string, profiles: readonly Profile[], op
   const patterns = [...new Set(profiles.flatMap((p) => p.filePatterns))];
   const matchers = patterns.map((p) => micromatch.matcher(p, { dot: true }));
   const instructionFiles = files.filter((f) => matchers.some((m) => m(f)));
-  const launchDir = host.git.root(root) ?? root;
+  const defaultLaunch = typeof opts.launchDir === 'string' ? path.resolve(opts.launchDir) : host.git.root(root) ?? root;
+  const launchFor = typeof opts.launchDir === 'function' ? opts.launchDir : () => defaultLaunch;
   // The folder each file governs: its own, or the one above a dot-folder (.claude/rules/x.md → .).
   const dirs = instructionFiles.map((f) => {
     const parts = f.split('/').slice(0, -1);
     const dot = parts.findIndex((p) => p.startsWith('.'));
     return path.join(root, ...(dot >= 0 ? parts.slice(0, dot) : parts));
   });
-  const targets = [...new Set([root, ...dirs])].filter((d) => d === launchDir || d.startsWith(launchDir + '/'));
+  const targets = [...new Set([root, ...dirs])].filter((d) => isInside(d, launchFor(d)));
   const diagnostics: Diagnostic[] = [];
   const globChecked = new Set<string>();
   const scoped = new Map<string, string[]>();
@@ -109,7 +122,7 @@ export function check(host: Host, root: string, profiles: readonly Profile[], op
   };
   for (const profile of profiles) {
     for (const target of targets) {
-      const chain = resolveChain({ profile, target, launchDir, home: opts.home, env: opts.env, settings: opts.settings?.[profile.id] }, host);
+      const chain = resolveChain({ profile, target, launchDir: launchFor(target), home: opts.home, env: opts.env, settings: opts.settings?.[profile.id] }, host);
       if (chain.fatal) diagnostics.push(...chain.diagnostics.filter((d) => d.severity === 'error'));
       diagnostics.push(...chain.diagnostics.filter((d) => d.path === root || d.path.startsWith(root + '/')));
       for (const s of chain.sources) {

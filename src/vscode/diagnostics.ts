@@ -69,7 +69,10 @@ class InstructionDiagnostics implements vscode.Disposable {
     if (this.settings.get('diagnostics.enabled')) {
       for (const folder of vscode.workspace.workspaceFolders ?? []) {
         if (folder.uri.scheme !== 'file') continue;
+        // Each folder checked as the chain view resolves it: from the same launch directory.
+        const mode = this.settings.get('launchDirectory', folder.uri);
         const result = check(coreHost(), folder.uri.fsPath, this.settings.enabledProfiles(folder.uri), {
+          launchDir: mode === 'workspaceFolder' ? folder.uri.fsPath : mode === 'fileFolder' ? (dir) => dir : undefined,
           home: this.settings.home(folder.uri),
           env: process.env,
           settings: this.settings.allProfileSettings(folder.uri),
