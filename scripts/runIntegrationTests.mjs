@@ -1,6 +1,9 @@
 // Runs the integration tests (out/test/integration) inside a real VS Code and exits with their result.
 //
-//   node scripts/runIntegrationTests.mjs [--host auto|server|electron] [--verbose]
+//   node scripts/runIntegrationTests.mjs [--host auto|server|electron] [--untrusted] [--verbose]
+//
+// --untrusted: workspace trust on and the fixture folder not trusted (restricted mode); runs
+//   only the `*.untrusted.test.js` files, which the normal run leaves out.
 //
 // server (the default, and what `auto` picks unless INSTRUCTION_LENS_TEST_HOST=electron): the
 //   VS Code server (code-server) from test/host, its workbench opened in headless Chromium.
@@ -31,6 +34,7 @@ import {
 
 const args = process.argv.slice(2);
 const verbose = args.includes('--verbose');
+const untrusted = args.includes('--untrusted');
 const hostArg = args.includes('--host') ? args[args.indexOf('--host') + 1] : 'auto';
 if (!['auto', 'server', 'electron'].includes(hostArg)) fail(`--host must be auto, server or electron, not ${hostArg}`);
 // `auto` means server: test-electron's download cannot work on a machine without internet.
@@ -138,7 +142,11 @@ async function runOnServer() {
   const server = await startServer({
     workspace,
     userDataDir: path.join(tmp, 'data'),
+    workspaceTrust: untrusted,
+    // Restricted mode ignores workspace values of restricted settings: the test home goes in the user settings.
+    settings: untrusted ? { 'security.workspace.trust.startupPrompt': 'never', 'instructionLens.home': path.join(tmp, 'home') } : {},
     env: {
+      INSTRUCTION_LENS_TEST_FILES: untrusted ? 'untrusted' : '',
       INSTRUCTION_LENS_TEST_REPORT: reportFile,
       INSTRUCTION_LENS_SCREENSHOT_URL: `http://127.0.0.1:${shots.address().port}/`,
     },
@@ -175,7 +183,7 @@ async function runOnServer() {
   await page.exposeFunction('codeAutomationExit', (code) => onExit(Number(code) || 0));
   page.on('close', () => onExit(1));
 
-  const url = workbenchUrl(server, workspaceFile, [
+  const url = workbenchUrl(server, untrusted ? workspace : workspaceFile, [
     ['extensionDevelopmentPath', server.remoteUri(repoRoot)],
     ['extensionTestsPath', server.remoteUri(extensionTestsPath)],
     ['skipWelcome', 'true'],

@@ -154,6 +154,8 @@ export function startServer({
   env = {},
   settings = {},
   smokeTestDriver = true,
+  // false: every folder is trusted (the default for tests); true: VS Code's workspace trust is on.
+  workspaceTrust = false,
   onLog = () => {},
   timeoutMs = 60_000,
 }) {
@@ -172,7 +174,7 @@ export function startServer({
     '--extensions-dir', extensionsDir,
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    ...(workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
     '--ignore-last-opened',
     // Without it a built workbench ignores the extensionDevelopmentPath/extensionTestsPath payload.

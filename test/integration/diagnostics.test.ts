@@ -16,8 +16,13 @@ function summary(file: string): string[] {
 
 async function fixes(file: string, line: number): Promise<vscode.CodeAction[]> {
   const doc = await vscode.workspace.openTextDocument(ws(file));
-  const actions = await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>('vscode.executeCodeActionProvider', doc.uri, doc.lineAt(line).range, vscode.CodeActionKind.QuickFix.value);
-  return actions.filter((a): a is vscode.CodeAction => 'kind' in a || 'edit' in a);
+  // The workbench learns of a new diagnostic a moment after the extension host: ask until it offers something.
+  let found: vscode.CodeAction[] = [];
+  for (const stop = Date.now() + 3000; !found.length && Date.now() < stop; await sleep(100)) {
+    const actions = await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>('vscode.executeCodeActionProvider', doc.uri, doc.lineAt(line).range, vscode.CodeActionKind.QuickFix.value);
+    found = actions.filter((a): a is vscode.CodeAction => 'kind' in a || 'edit' in a);
+  }
+  return found;
 }
 
 async function apply(action: vscode.CodeAction): Promise<void> {

@@ -1,0 +1,47 @@
+// Runs in a window of its own with workspace trust on and the fixture folder not trusted
+// (`runIntegrationTests.mjs --untrusted`): everything that reads works, nothing writes, no git.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { InstructionLensApi } from '../../src/extension';
+import { api, codeOf, diagnosticsOf, expectTree, open, selectAgent, sleep, until, ws } from './helpers';
+
+describe('an untrusted workspace (restricted mode)', () => {
+  let lens: InstructionLensApi;
+
+  before(async () => {
+    lens = await api();
+    await selectAgent(lens, 'claude-code');
+  });
+
+  it('is restricted, and the extension is active there', () => {
+    assert.equal(vscode.workspace.isTrusted, false);
+    assert.ok(vscode.extensions.getExtension('instruction-lens.instruction-lens')?.isActive);
+  });
+
+  it('still shows the chain for the active file', async () => {
+    await open('packages/api/src/routes/orders.ts');
+    await expectTree(lens, [
+      'At start — 2 files',
+      '  CLAUDE.md — 69 chars · 70% · loaded · everywhere',
+      '    docs/conventions.md — 29 chars · 30% · loaded · everywhere',
+      'When the agent reads here — 2 files',
+      '  packages/api/CLAUDE.md — 36 chars · on read · packages/api/**',
+      '  packages/api/.claude/rules/tests.md — 68 chars · not matched · **/*.test.ts in packages/api',
+    ]);
+  });
+
+  it('still reports problems, but offers no fix that would write a file', async () => {
+    const file = ws('packages/lib/CLAUDE.md');
+    const broken = await until(() => diagnosticsOf(file).find((d) => codeOf(d) === 'import-missing' && d.message.includes('stup.md')), 'the broken import reported');
+    // The same query that, in a trusted window, offers "Change to @setup.md" and "Create stup.md".
+    // Asked for two seconds: the workbench learns of a new diagnostic a moment after the
+    // extension host, and a fix offered even once would be a failure.
+    const doc = await vscode.workspace.openTextDocument(file);
+    const offered = new Set<string>();
+    for (const stop = Date.now() + 2000; Date.now() < stop; await sleep(100)) {
+      const actions = await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>('vscode.executeCodeActionProvider', doc.uri, doc.lineAt(broken.range.start.line).range, vscode.CodeActionKind.QuickFix.value);
+      for (const a of actions) if (('edit' in a && a.edit) || /^(Change|Create|Remove|Move)/.test(a.title)) offered.add(a.title);
+    }
+    assert.deepEqual([...offered], []);
+  });
+});
