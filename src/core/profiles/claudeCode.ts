@@ -172,6 +172,7 @@ class MemoryLoader {
       this.sources.push(base({ ...size, status: 'excluded', reason: 'Nothing is left once frontmatter and HTML comments are removed, so Claude Code adds no entry.' }));
       return { entries: [], paths: parsed.paths, exists: true };
     }
+    if (opts.rule) this.ruleImportsNotFollowed(file, text, parsed);
     if (opts.rule && parsed.paths) {
       // A conditional rule: loaded on read of a matching file, never at start.
       return { entries: [{ source: base({ ...size }), type, content: parsed.content }], paths: parsed.paths, exists: true };
@@ -182,6 +183,8 @@ class MemoryLoader {
       this.diagnostics.push(diag('large-file', file, `${size.chars.toLocaleString('en-US')} characters: Claude Code warns "Large CLAUDE.md" but still loads all of it, which costs context on every request.`));
     }
     const entries: Entry[] = [{ source, type, content: parsed.content }];
+    // Observed: @imports in .claude/rules files are never expanded, at start or on read.
+    if (opts.rule) return { entries, exists: true };
     const found = findClaudeImports(parsed.afterFrontmatter);
     for (const ref of found.inCode) {
       this.diagnostics.push(diag('import-in-code', file, `@${ref.written} is inside code, so Claude Code does not import it.`, { text, start: parsed.bodyOffset + ref.start, end: parsed.bodyOffset + ref.end }));
@@ -195,6 +198,13 @@ class MemoryLoader {
       entries.push(...this.follow(target, ref.written, type, scope, loads, depth + 1, file, stack, at));
     }
     return { entries, paths: parsed.paths, exists: true };
+  }
+
+  /** A rule's @imports stay text: say so where they are written. */
+  private ruleImportsNotFollowed(file: string, text: string, parsed: Parsed): void {
+    for (const ref of findClaudeImports(parsed.afterFrontmatter).imports) {
+      this.diagnostics.push(diag('not-loaded', file, `@${ref.written} is not imported: Claude Code does not expand @imports in .claude/rules files; the model sees the line as written.`, { text, start: parsed.bodyOffset + ref.start, end: parsed.bodyOffset + ref.end }));
+    }
   }
 
   /** One @import: the checks Claude Code makes before it reads the target. */

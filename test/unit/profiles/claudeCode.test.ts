@@ -234,6 +234,20 @@ describe('claude-code', () => {
     assert.deepEqual(statuses(c), ['loaded /r/CLAUDE.md', 'excluded /r/CLAUDE.local.md']);
   });
 
+  it('never expands @imports in .claude/rules files, at start or on read; nested CLAUDE.md imports load on read', () => {
+    const t = tree({
+      '/r/.claude/rules/always.md': 'Always rule imports @docs/a.md\n',
+      '/r/.claude/rules/ts.md': '---\npaths: ["src/**"]\n---\nTS rule imports @docs/b.md here\n',
+      '/r/docs/a.md': 'a', '/r/docs/b.md': 'b', '/r/docs/c.md': 'c',
+      '/r/src/CLAUDE.md': 'src imports @../docs/c.md\n',
+      '/r/src/x.ts': '',
+    });
+    const c = chainOf(t, 'claude-code', '/r/src/x.ts', { launchDir: '/r' });
+    assert.deepEqual(statuses(c), ['loaded /r/.claude/rules/always.md', 'on-read /r/src/CLAUDE.md', 'on-read /r/docs/c.md', 'on-read /r/.claude/rules/ts.md']);
+    assert.equal(c.diagnostics.filter((d) => d.code === 'not-loaded').length, 2);
+    assert.deepEqual(c.onRead.map((p) => p.text.split('\n')[1]), ['Contents of /r/src/CLAUDE.md:', 'Contents of /r/docs/c.md:', 'Contents of /r/.claude/rules/ts.md:']);
+  });
+
   it('rules load in the file system listing order, sub-folders in place', () => {
     const t = tree({ '/r/.claude/rules/z.md': 'z', '/r/.claude/rules/sub/m.md': 'm', '/r/.claude/rules/a.md': 'a' });
     const c = chainOf(t, 'claude-code', '/r', { launchDir: '/r' });
