@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { InstructionLensApi } from '../../src/extension';
-import { api, closeEditors, showView, expectTree, homeDir, open, remove, treeItem, treeRows, until, untilTree, write, ws } from './helpers';
+import { api, closeEditors, showView, expectTree, homeDir, open, remove, treeItem, treeRows, until, untilTree, write, ws, ORDERS_TREE } from './helpers';
 import { screenshot } from './screenshot';
 
 describe('the chain view', () => {
@@ -27,14 +27,7 @@ describe('the chain view', () => {
 
   it('shows what Claude Code loads for the active file, imports under their importer', async () => {
     await open('packages/api/src/routes/orders.ts');
-    await expectTree(lens, [
-      'At start — 2 files',
-      '  CLAUDE.md — 69 chars · 70% · loaded · everywhere',
-      '    docs/conventions.md — 29 chars · 30% · loaded · everywhere',
-      'When the agent reads here — 2 files',
-      '  packages/api/CLAUDE.md — 36 chars · on read · packages/api/**',
-      '  packages/api/.claude/rules/tests.md — 68 chars · not matched · **/*.test.ts in packages/api',
-    ]);
+    await expectTree(lens, ORDERS_TREE);
     const view = lens.chainView.view;
     assert.equal(view.title, 'Claude Code');
     assert.equal(view.description, '98 chars');
@@ -93,14 +86,7 @@ describe('the chain view', () => {
 
     remove('packages/api/src/CLAUDE.md');
     remove(path.join(homeDir, '.claude'));
-    await expectTree(lens, [
-      'At start — 2 files',
-      '  CLAUDE.md — 69 chars · 70% · loaded · everywhere',
-      '    docs/conventions.md — 29 chars · 30% · loaded · everywhere',
-      'When the agent reads here — 2 files',
-      '  packages/api/CLAUDE.md — 36 chars · on read · packages/api/**',
-      '  packages/api/.claude/rules/tests.md — 68 chars · not matched · **/*.test.ts in packages/api',
-    ], 'the tree after the deletions');
+    await expectTree(lens, ORDERS_TREE, 'the tree after the deletions');
   });
 
   it('notices an edit to an imported file', async () => {

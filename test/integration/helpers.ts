@@ -10,6 +10,16 @@ import type { ChainNode } from '../../src/vscode/chainView';
 /** The runner's fresh copy of test/fixtures/workspace. */
 export const workspaceDir = vscode.workspace.workspaceFolders![0].uri.fsPath;
 /** The agents' home for the tests (`instructionLens.home` is `../home` in the fixture). */
+/** The fixture's chain for packages/api/src/routes/orders.ts with Claude Code, as the tree shows it. */
+export const ORDERS_TREE = [
+  'At start — 2 files',
+  '  CLAUDE.md — 69 chars · 70% · loaded · everywhere',
+  '    docs/conventions.md — 29 chars · 30% · loaded · everywhere',
+  'When the agent reads here — 2 files',
+  '  packages/api/CLAUDE.md — 36 chars · on read · packages/api/**',
+  '  packages/api/.claude/rules/tests.md — 68 chars · not matched · **/*.test.ts in packages/api',
+];
+
 export const homeDir = path.resolve(workspaceDir, '..', 'home');
 
 export async function api(): Promise<InstructionLensApi> {
