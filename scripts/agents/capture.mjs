@@ -9,9 +9,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { installAgents, repoRoot } from './install.mjs';
-import { materialize } from './materialize.mjs';
-import { runAgent, AGENTS } from './runAgent.mjs';
+import { installAgents, pinnedAgent, repoRoot } from './install.mjs';
+import { materialize, runAgent, RUNNABLE_AGENTS as AGENTS } from './harness.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : dflt; };
@@ -26,7 +25,7 @@ const scenario = mod.default ?? mod;
 for (const agent of agents) {
   for (const phase of ['start', 'read']) {
     const fx = materialize(scenario);
-    const r = await runAgent({ agent, repoDir: fx.repoDir, launchDir: fx.launchDir, home: fx.home, readFile: phase === 'read' ? fx.readFile : undefined });
+    const r = await runAgent({ agent, ...pinnedAgent(agent), repoDir: fx.repoDir, launchDir: fx.launchDir, home: fx.home, readFile: phase === 'read' ? fx.readFile : undefined });
     writeFileSync(path.join(out, `${agent}-${phase}.json`), JSON.stringify(r.requests, null, 2) + '\n');
     writeFileSync(path.join(out, `${agent}-calls-${phase}.json`), JSON.stringify({ fixture: fx, argv: r.argv, exitCode: r.exitCode, timedOut: r.timedOut, ms: r.ms, toolCalls: r.toolCalls, stderr: r.stderr, stdout: r.stdout, calls: r.calls }, null, 2) + '\n');
     console.log(`${agent} ${phase}: exit ${r.exitCode}${r.timedOut ? ' TIMED OUT' : ''}, ${r.ms} ms, ${r.requests.length} model calls, tool calls ${JSON.stringify(r.toolCalls.map((t) => t.name))}, repo ${fx.repoDir}`);

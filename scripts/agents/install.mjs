@@ -28,6 +28,11 @@ export function agentBinaries(dir = agentsDir) {
   };
 }
 
+/** What runAgent needs to start a pinned agent: its binary and Copilot's shared bundle cache. */
+export function pinnedAgent(agent, dir = agentsDir) {
+  return { binary: agentBinaries(dir)[agent], copilotPkgCache: copilotPkgCache(dir) };
+}
+
 /** Where Copilot CLI's self-extracting binary unpacks its bundle (shared by all runs). */
 export function copilotPkgCache(dir = agentsDir) {
   return path.join(dir, 'copilot-pkg');

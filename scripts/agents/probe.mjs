@@ -11,8 +11,8 @@
 import { cpSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { installAgents } from './install.mjs';
-import { runAgent, AGENTS } from './runAgent.mjs';
+import { installAgents, pinnedAgent } from './install.mjs';
+import { runAgent, RUNNABLE_AGENTS as AGENTS } from './harness.mjs';
 
 function parse(argv) {
   const o = { positional: [] };
@@ -41,7 +41,7 @@ const out = {};
 for (const agent of agents) {
   const home = mkdtempSync(path.join(os.tmpdir(), `il-home-${agent}-`));
   if (o.home) cpSync(o.home, home, { recursive: true });
-  const r = await runAgent({ agent, repoDir: path.resolve(fixture), launchDir: o.launch, home, readFile: o.read });
+  const r = await runAgent({ agent, ...pinnedAgent(agent), repoDir: path.resolve(fixture), launchDir: o.launch, home, readFile: o.read });
   out[agent] = o.all ? r.calls : r.requests;
   console.error(`${agent}: exit ${r.exitCode}${r.timedOut ? ' (TIMED OUT)' : ''} in ${r.ms} ms, ${r.requests.length} model calls, ${r.calls.length} HTTP calls; tool calls: ${JSON.stringify(r.toolCalls)}`);
   if (r.stderr.trim()) console.error(`${agent} stderr:\n${r.stderr.trim().slice(0, 4000)}`);

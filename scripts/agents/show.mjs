@@ -4,11 +4,11 @@
 //   node scripts/agents/show.mjs <capture.json> [--all]
 //
 // <capture.json>: a file of test-results/agents/<agent>/ (or a plain array of request bodies).
-// Prints each segment of the compared request (the one test/agents/compare.mjs picks) with its
+// Prints each segment of the compared request (the one src/verify/compare.ts picks) with its
 // `where` and index path; long system prompts are cut to the instruction-bearing region
 // (from the first marker to the last, with 80 characters around). --all: every segment whole.
 import { readFileSync } from 'node:fs';
-import { pickRequest, protocolOf, segmentsOf } from '../../test/agents/compare.mjs';
+import { pickRequest, protocolOf, segmentsOf } from './harness.mjs';
 
 const [file, flag] = process.argv.slice(2);
 if (!file) {

@@ -7,11 +7,11 @@
 //   IL_AGENTS_KEEP=1       keep every temp fixture (those of a mismatch or an agent failure are always kept)
 //   IL_AGENTS_CLI=path     our CLI (default dist/cli.js; built with `node scripts/build.mjs` if absent)
 //
-// Per case: lay the scenario out in a temp dir (scripts/agents/materialize.mjs), run
+// Per case: lay the scenario out in a temp dir (src/verify/materialize.ts), run
 //   node dist/cli.js render <target> --agent <id> --launch-dir <d> --home <h> --json [--on-read]
 // (target = the scenario's readFile, else the launch dir; contract: prints
 // {agent, agentVersion, parts: [{where, text}]}), run the real agent at start ("start") or with one
-// read of readFile ("on-read"), and compare (test/agents/compare.mjs). On read, the expected parts
+// read of readFile ("on-read"), and compare (src/verify/compare.ts). On read, the expected parts
 // are the start parts followed by the on-read parts (duplicates dropped), since the request after
 // the tool result still carries the start context.
 // Captures go to test-results/agents/<agent>/<scenario>-<phase>.json, also when the check fails.
@@ -21,10 +21,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
-import { installAgents, repoRoot } from '../../scripts/agents/install.mjs';
-import { materialize } from '../../scripts/agents/materialize.mjs';
-import { runAgent, AGENTS } from '../../scripts/agents/runAgent.mjs';
-import { compare } from './compare.mjs';
+import { installAgents, pinnedAgent, repoRoot } from '../../scripts/agents/install.mjs';
+import { compare, materialize, runAgent, RUNNABLE_AGENTS as AGENTS } from '../../scripts/agents/harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const resultsDir = path.join(repoRoot, 'test-results', 'agents');
@@ -148,7 +146,7 @@ async function runCase(agent, scenario, phase) {
     ours = start.error ? start : read?.error ? read : { parts: dedupe([...start.parts, ...(read?.parts ?? [])]), agentVersion: start.agentVersion };
     if (ours.agentVersion && ours.agentVersion !== pinned[agent]) notes.push(`note: our profile models ${agent} ${ours.agentVersion}, the oracle is ${pinned[agent]}`);
   }
-  const run = await runAgent({ agent, repoDir: fx.repoDir, launchDir: fx.launchDir, home: fx.home, readFile: phase === 'on-read' ? fx.readFile : undefined });
+  const run = await runAgent({ agent, ...pinnedAgent(agent), repoDir: fx.repoDir, launchDir: fx.launchDir, home: fx.home, readFile: phase === 'on-read' ? fx.readFile : undefined });
 
   const instructionTexts = instructionTextsOf(scenario, fx);
   const result = ours?.parts ? compare({ requests: run.requests, parts: ours.parts, instructionTexts, tmpRoot: fx.tmpRoot, agent }) : null;

@@ -13,50 +13,82 @@
 // file; every other request gets the plain text "ok" and ends the turn.
 //
 // Never listens on anything but 127.0.0.1.
-import http from 'node:http';
+/* eslint-disable @typescript-eslint/no-explicit-any -- request and answer bodies are the agents' JSON, untyped by nature */
+import * as http from 'node:http';
+
+/** One HTTP call the fake model received. */
+export interface FakeCall {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: any;
+  raw: string;
+  at: number;
+  answer: string;
+}
+
+/** A tool call the fake model answered with. */
+export interface FakeToolCall {
+  protocol: Protocol;
+  name: string;
+  args: any;
+}
+
+export type Protocol = 'anthropic' | 'responses' | 'gemini' | 'chat';
+
+export interface FakeModel {
+  port: number;
+  url: string;
+  calls: FakeCall[];
+  toolCalls: FakeToolCall[];
+  close(): Promise<void>;
+}
+
+interface ReadTool {
+  name: string;
+  pathArg: string;
+  type?: string;
+  schema?: any;
+}
 
 /** Tool names that read one file, per protocol (looked up in the tools each request offers). */
-const READ_TOOLS = {
+const READ_TOOLS: Record<Protocol, string[]> = {
   anthropic: ['Read'],
   gemini: ['read_file'],
   chat: ['view', 'read_file', 'read', 'str_replace_editor'],
   responses: ['shell', 'exec_command', 'local_shell', 'shell_command'],
 };
 
-/**
- * Start the fake model.
- * @param {{readFile?: string, log?: (m: string) => void}} [script]
- * @returns {Promise<{port: number, url: string, calls: Array<{method: string, url: string, headers: object, body: any, raw: string, at: number, answer: string}>, close: () => Promise<void>, toolCalls: Array<object>}>}
- */
-export async function startFakeModel(script = {}) {
-  const calls = [];
-  const toolCalls = [];
+/** Start the fake model; `readFile` (absolute) is the file the first main turn asks to read. */
+export async function startFakeModel(script: { readFile?: string } = {}): Promise<FakeModel> {
+  const calls: FakeCall[] = [];
+  const toolCalls: FakeToolCall[] = [];
   let toolCallDone = false;
   let seq = 0;
 
   const server = http.createServer((req, res) => {
-    const chunks = [];
+    const chunks: Buffer[] = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
       const raw = Buffer.concat(chunks).toString('utf8');
-      let body = null;
+      let body: any = null;
       if (raw) {
         try { body = JSON.parse(raw); } catch { body = raw; }
       }
-      const call = { method: req.method, url: req.url, headers: req.headers, body, raw, at: Date.now(), answer: '' };
+      const call: FakeCall = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, raw, at: Date.now(), answer: '' };
       calls.push(call);
       try {
         route(req, res, call);
       } catch (e) {
-        call.answer = 'error: ' + e.message;
+        call.answer = 'error: ' + (e as Error).message;
         res.writeHead(500, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: String(e.message) } }));
+        res.end(JSON.stringify({ error: { message: String((e as Error).message) } }));
       }
     });
   });
 
   /** Should this main-turn request be answered with a read of script.readFile? */
-  function wantToolCall(protocol, body) {
+  function wantToolCall(protocol: Protocol, body: any): ReadTool | null {
     if (!script.readFile || toolCallDone) return null;
     const tool = findReadTool(protocol, body);
     if (!tool) return null;
@@ -64,10 +96,10 @@ export async function startFakeModel(script = {}) {
     return tool;
   }
 
-  function route(req, res, call) {
-    const u = new URL(req.url, 'http://127.0.0.1');
+  function route(req: http.IncomingMessage, res: http.ServerResponse, call: FakeCall): void {
+    const u = new URL(req.url ?? '/', 'http://127.0.0.1');
     const p = u.pathname;
-    const body = call.body && typeof call.body === 'object' ? call.body : {};
+    const body: any = call.body && typeof call.body === 'object' ? call.body : {};
     const id = ++seq;
 
     if (req.method === 'POST' && /\/messages\/count_tokens$/.test(p)) {
@@ -83,7 +115,7 @@ export async function startFakeModel(script = {}) {
     }
     if (req.method === 'POST' && /\/responses$/.test(p)) {
       const tool = wantToolCall('responses', body);
-      const args = tool ? shellArgs(tool, script.readFile) : null;
+      const args = tool ? shellArgs(tool, script.readFile!) : null;
       if (tool) toolCalls.push({ protocol: 'responses', name: tool.name, args });
       call.answer = tool ? `tool:${tool.name}` : 'text';
       return responses(res, body, id, tool ? { name: tool.name, args, type: tool.type } : null);
@@ -120,39 +152,36 @@ export async function startFakeModel(script = {}) {
     }
     if (req.method === 'GET' && /\/models\/[^/]+$/.test(p)) {
       call.answer = 'model';
-      return json(res, { id: decodeURIComponent(p.split('/').pop()), object: 'model', created: 0, owned_by: 'fake' });
+      return json(res, { id: decodeURIComponent(p.split('/').pop() ?? ''), object: 'model', created: 0, owned_by: 'fake' });
     }
     call.answer = '404';
     res.writeHead(404, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ error: { type: 'not_found_error', message: `fake model: no route for ${req.method} ${p}` } }));
   }
 
-  await new Promise((resolve, reject) => {
+  await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', resolve);
   });
-  const port = server.address().port;
+  const port = (server.address() as { port: number }).port;
   return {
     port,
     url: `http://127.0.0.1:${port}`,
     calls,
     toolCalls,
-    close: () => new Promise((resolve) => {
+    close: () => new Promise<void>((resolve) => {
       server.closeAllConnections?.();
       server.close(() => resolve());
     }),
   };
 }
 
-/**
- * Find the file-reading tool offered in a request and the name of its path argument.
- * @returns {{name: string, pathArg: string, type?: string, schema?: any} | null}
- */
-export function findReadTool(protocol, body) {
+/** Find the file-reading tool offered in a request and the name of its path argument. */
+export function findReadTool(protocol: Protocol, body: any): ReadTool | null {
   const tools = listTools(protocol, body);
   if (!tools.length) return null;
   for (const want of READ_TOOLS[protocol]) {
-    const t = tools.find((x) => x.name === want);
+    const t = tools.find((x: { name: string }) => x.name === want);
     if (!t) continue;
     if (protocol === 'responses') return { name: t.name, pathArg: 'command', type: t.type, schema: t.schema };
     return { name: t.name, pathArg: pathArgOf(t.schema), schema: t.schema };
@@ -161,29 +190,29 @@ export function findReadTool(protocol, body) {
 }
 
 /** Tools of a request as {name, schema, type}. */
-export function listTools(protocol, body) {
+export function listTools(protocol: Protocol, body: any): Array<{ name: string; schema: any; type?: string }> {
   if (!body || typeof body !== 'object') return [];
   if (protocol === 'gemini') {
-    const out = [];
+    const out: Array<{ name: string; schema: any }> = [];
     for (const t of body.tools || []) {
       for (const d of t.functionDeclarations || []) out.push({ name: d.name, schema: d.parametersJsonSchema || d.parameters || {} });
     }
     return out;
   }
-  return (body.tools || []).map((t) => {
+  return (body.tools || []).map((t: any) => {
     if (t.function) return { name: t.function.name, schema: t.function.parameters || {}, type: t.type };
     return { name: t.name || t.type, schema: t.input_schema || t.parameters || {}, type: t.type };
   });
 }
 
-function pathArgOf(schema) {
+function pathArgOf(schema: any): string {
   const props = Object.keys(schema?.properties || schema?.Properties || {});
-  const required = schema?.required || [];
-  const pathy = (k) => /path|file/i.test(k);
+  const required: string[] = schema?.required || [];
+  const pathy = (k: string) => /path|file/i.test(k);
   return required.find(pathy) || props.find(pathy) || required[0] || props[0] || 'path';
 }
 
-function shellArgs(tool, file) {
+function shellArgs(tool: ReadTool, file: string): any {
   const props = tool.schema?.properties || {};
   if (tool.type === 'local_shell') return { command: ['cat', file] };
   if ('cmd' in props) return { cmd: `cat '${file}'` };
@@ -192,15 +221,15 @@ function shellArgs(tool, file) {
 }
 
 /** A minimal JSON value satisfying a (simple) JSON schema — for Gemini's JSON-mode calls. */
-export function sampleFromSchema(schema) {
+export function sampleFromSchema(schema: any): any {
   if (!schema || typeof schema !== 'object') return {};
   const type = String(schema.type || '').toLowerCase();
   if (schema.enum?.length) {
     // The router's model_choice: prefer the flash model so the run stays cheap in a real world.
-    return schema.enum.find((v) => /flash/i.test(String(v))) ?? schema.enum[0];
+    return schema.enum.find((v: unknown) => /flash/i.test(String(v))) ?? schema.enum[0];
   }
   if (type === 'object' || schema.properties) {
-    const out = {};
+    const out: Record<string, any> = {};
     for (const [k, v] of Object.entries(schema.properties || {})) out[k] = sampleFromSchema(v);
     return out;
   }
@@ -213,23 +242,25 @@ export function sampleFromSchema(schema) {
   return 'ok';
 }
 
-function json(res, obj) {
+function json(res: http.ServerResponse, obj: unknown): void {
   res.writeHead(200, { 'content-type': 'application/json' });
   res.end(JSON.stringify(obj));
 }
 
-function sse(res) {
+function sse(res: http.ServerResponse) {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   return {
-    event(name, data) { res.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`); },
-    data(data) { res.write(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`); },
+    event(name: string, data: unknown) { res.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`); },
+    data(data: unknown) { res.write(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`); },
     end() { res.end(); },
   };
 }
 
 // --- Anthropic Messages -------------------------------------------------------------------
 
-function anthropic(res, body, id, tool) {
+type ToolAnswer = { name: string; args: any; type?: string } | null;
+
+function anthropic(res: http.ServerResponse, body: any, id: number, tool: ToolAnswer): void {
   const model = body.model || 'claude-fake';
   const usage = { input_tokens: 1, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
   const content = tool
@@ -256,11 +287,11 @@ function anthropic(res, body, id, tool) {
 
 // --- OpenAI Responses (Codex) ----------------------------------------------------------------
 
-function responses(res, body, id, tool) {
+function responses(res: http.ServerResponse, body: any, id: number, tool: ToolAnswer): void {
   const model = body.model || 'gpt-fake';
   const respId = `resp_fake_${id}`;
   const usage = { input_tokens: 1, input_tokens_details: { cached_tokens: 0 }, output_tokens: 1, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 2 };
-  let item;
+  let item: any;
   if (tool && tool.type === 'local_shell') {
     item = { type: 'local_shell_call', id: `lsh_fake_${id}`, call_id: `call_fake_${id}`, status: 'completed', action: { type: 'exec', command: tool.args.command } };
   } else if (tool) {
@@ -289,7 +320,7 @@ function responses(res, body, id, tool) {
 
 // --- Gemini ------------------------------------------------------------------------------------
 
-function gemini(res, stream, text, tool) {
+function gemini(res: http.ServerResponse, stream: boolean, text: string, tool: ToolAnswer): void {
   const part = tool ? { functionCall: { name: tool.name, args: tool.args } } : { text };
   const chunk = {
     candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
@@ -304,7 +335,7 @@ function gemini(res, stream, text, tool) {
 
 // --- OpenAI chat completions (Copilot CLI) --------------------------------------------------
 
-function chat(res, body, id, tool) {
+function chat(res: http.ServerResponse, body: any, id: number, tool: ToolAnswer): void {
   const model = body.model || 'gpt-4.1';
   const base = { id: `chatcmpl-fake-${id}`, object: 'chat.completion.chunk', created: 0, model };
   const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };

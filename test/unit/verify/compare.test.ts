@@ -1,11 +1,11 @@
-// The comparator itself, on hand-made request bodies shaped like the real agents' (no agent runs).
-//   node --test test/agents/compare.test.mjs
+// The fidelity comparator, on hand-made request bodies shaped like the real agents' (no agent runs).
+/* eslint-disable @typescript-eslint/no-explicit-any -- hand-made request bodies */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compare, segmentsOf, pickRequest } from './compare.mjs';
+import { compare, pickRequest, segmentsOf } from '../../../src/verify/compare';
 
 const T = '/tmp/il-agents-XYZ';
-const reminder = (entries) =>
+const reminder = (entries: string[]) =>
   '<system-reminder>\nCodebase and user instructions are shown below. Be sure to adhere to these instructions. IMPORTANT: These instructions OVERRIDE any default behavior and you MUST follow them exactly as written.\n\n' +
   entries.join('\n\n') + '\n</system-reminder>';
 const rootEntry = `Contents of ${T}/repo/CLAUDE.md (project instructions, checked into the codebase):\n\n# Root\n\nUse tabs everywhere.`;
@@ -14,7 +14,7 @@ const nested = `<system-reminder>\nContents of ${T}/repo/src/CLAUDE.md:\n\nNeste
 
 /** A Claude Code-shaped conversation: start request, then the one after a Read. */
 function claudeRequests({ start = [userEntry, rootEntry], after = [nested] } = {}) {
-  const first = {
+  const first: any = {
     model: 'claude-x',
     system: [{ type: 'text', text: 'You are Claude Code.' }],
     tools: [{ name: 'Read', input_schema: { type: 'object', properties: { file_path: { type: 'string' } } } }],
@@ -77,7 +77,7 @@ describe('compare', () => {
     const r = compare({ requests, parts, instructionTexts, tmpRoot: T });
     assert.equal(r.ok, false);
     const e = r.errors.find((x) => x.kind === 'missing-part');
-    assert.match(e.message, /part 2 \(after-tool-result\) not found verbatim/);
+    assert.match(e!.message, /part 2 \(after-tool-result\) not found verbatim/);
   });
 
   it('fails when a part is in the wrong place and says where it is', () => {
@@ -130,7 +130,7 @@ describe('compare', () => {
       { type: 'function_call', name: 'exec_command', arguments: '{}', call_id: 'c' },
       { type: 'function_call_output', call_id: 'c', output: 'file text' },
     ] };
-    const wheres = (b, p) => segmentsOf(b, p).segments.map((s) => `${s.where}:${s.path}`);
+    const wheres = (b: any, p: any) => segmentsOf(b, p).segments.map((s) => `${s.where}:${s.path}`);
     assert.deepEqual(wheres(codex, 'responses'), ['system:input[0].content[0].text', 'user:input[1].content[0].text', 'other:input[2].content[0].text', 'tool-result:input[4].output']);
     const gemini = { systemInstruction: { parts: [{ text: 'sys' }] }, contents: [
       { role: 'user', parts: [{ text: '<session_context>' }, { text: 'hi' }] },

@@ -3,21 +3,33 @@
 // the fake model, and an environment built from scratch (no inherited keys, proxies or npm
 // variables), so it can never reach the internet.
 //
-//   const r = await runAgent({ agent: 'claude-code', repoDir, launchDir, home, readFile })
+//   const r = await runAgent({ agent: 'claude-code', binary, launchDir, home, readFile })
 //   r.requests  -> model-call bodies in order (JSON)
-//   r.calls     -> every HTTP call {method, url, body, answer, at}
+//   r.calls     -> every HTTP call {method, url, body, answer, ms}
 //
-// Agent ids are the profile ids: claude-code, codex, gemini-cli, copilot-cli.
+// Agent ids are the profile ids: claude-code, codex, gemini-cli, copilot-cli. Shared by the
+// fidelity suite (test/agents/) and `instruction-lens verify`.
+/* eslint-disable @typescript-eslint/no-explicit-any -- request bodies are the agents' JSON, untyped by nature */
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { startFakeModel } from './fakeModel.mjs';
-import { agentBinaries, agentsDir, copilotPkgCache } from './install.mjs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { startFakeModel, type FakeToolCall } from './fakeModel';
 
-export const AGENTS = ['claude-code', 'codex', 'gemini-cli', 'copilot-cli'];
+export const RUNNABLE_AGENTS = ['claude-code', 'codex', 'gemini-cli', 'copilot-cli'] as const;
+export type RunnableAgent = (typeof RUNNABLE_AGENTS)[number];
+
+export function isRunnable(id: string): id is RunnableAgent {
+  return (RUNNABLE_AGENTS as readonly string[]).includes(id);
+}
+
+/** How to start an agent: its executable, and whether it is a script for Node. */
+export interface AgentBinary {
+  cmd: string;
+  node: boolean;
+}
 
 /** The model the agents are told to use (any name works with the fake model). */
-const MODELS = { 'claude-code': undefined, codex: 'gpt-5.1-codex', 'gemini-cli': undefined, 'copilot-cli': 'gpt-4.1' };
+const MODELS: Record<RunnableAgent, string | undefined> = { 'claude-code': undefined, codex: 'gpt-5.1-codex', 'gemini-cli': undefined, 'copilot-cli': 'gpt-4.1' };
 
 /** Codex features switched off (see configure()). */
 const CODEX_FEATURES_OFF = ['plugins', 'remote_plugin', 'plugin_sharing', 'apps', 'in_app_updates', 'daemon_auto_start', 'tool_suggest', 'skill_mcp_dependency_install', 'workspace_dependencies'];
@@ -25,36 +37,69 @@ const CODEX_FEATURES_OFF = ['plugins', 'remote_plugin', 'plugin_sharing', 'apps'
 /** Request paths that are model turns (the others are model lists, token counts…). */
 const MODEL_CALL = /\/messages(\?|$)|\/responses(\?|$)|:(stream)?[gG]enerateContent|\/chat\/completions(\?|$)/;
 
-/**
- * @param {object} o
- * @param {'claude-code'|'codex'|'gemini-cli'|'copilot-cli'} o.agent
- * @param {string} o.repoDir   the fixture's root
- * @param {string} [o.launchDir] the agent's cwd; absolute or relative to repoDir (default repoDir)
- * @param {string} o.home      a fresh, existing HOME directory (may already hold home files)
- * @param {string} [o.readFile] file to have the agent read (absolute or relative to repoDir)
- * @param {number} [o.timeoutMs] hard timeout (default 90 s); the process group is killed after it
- * @param {string} [o.prompt]  the user prompt (default "hi")
- * @param {Record<string,string>} [o.env] extra environment
- * @param {string} [o.installDir] where the agents are installed (default .cache/agents)
- * @param {string[]} [o.wrap] argv prefix, e.g. ['strace', '-f', '-e', 'trace=connect', '-o', log]
- * @returns {Promise<{requests: any[], calls: any[], toolCalls: any[], exitCode: number|null, signal: string|null, timedOut: boolean, stdout: string, stderr: string, ms: number, argv: string[]}>}
- */
-export async function runAgent(o) {
-  const { agent, repoDir, home } = o;
-  if (!AGENTS.includes(agent)) throw new Error(`unknown agent ${agent}; one of ${AGENTS.join(', ')}`);
-  const launchDir = o.launchDir ? path.resolve(repoDir, o.launchDir) : repoDir;
-  const readFile = o.readFile ? path.resolve(repoDir, o.readFile) : undefined;
+export interface RunAgentOptions {
+  agent: RunnableAgent;
+  binary: AgentBinary;
+  /** The fixture's root; launchDir and readFile may be relative to it. */
+  repoDir?: string;
+  /** The agent's cwd (default repoDir). */
+  launchDir?: string;
+  /** A fresh, existing HOME directory (may already hold home files). */
+  home: string;
+  /** File to have the agent read (absolute, or relative to repoDir). */
+  readFile?: string;
+  /** Hard timeout (default 90 s); the process group is killed after it. */
+  timeoutMs?: number;
+  /** The user prompt (default "hi"). */
+  prompt?: string;
+  /** Extra environment. */
+  env?: Record<string, string>;
+  /** Where Copilot CLI unpacks its bundle (shared between runs, so it is unpacked once). */
+  copilotPkgCache?: string;
+  /** argv prefix, e.g. ['strace', '-f', '-e', 'trace=connect', '-o', log]. */
+  wrap?: string[];
+  /** Stops the agent (its whole process group) when aborted. */
+  signal?: AbortSignal;
+}
+
+export interface AgentCall {
+  method: string;
+  url: string;
+  body: any;
+  answer: string;
+  ms: number;
+}
+
+export interface AgentRun {
+  requests: any[];
+  calls: AgentCall[];
+  toolCalls: FakeToolCall[];
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  aborted: boolean;
+  stdout: string;
+  stderr: string;
+  ms: number;
+  argv: string[];
+}
+
+export async function runAgent(o: RunAgentOptions): Promise<AgentRun> {
+  const { agent, home } = o;
+  if (!isRunnable(agent)) throw new Error(`unknown agent ${agent}; one of ${RUNNABLE_AGENTS.join(', ')}`);
+  const base = o.repoDir ?? o.launchDir ?? process.cwd();
+  const launchDir = o.launchDir ? path.resolve(base, o.launchDir) : base;
+  const readFile = o.readFile ? path.resolve(base, o.readFile) : undefined;
   const timeoutMs = o.timeoutMs ?? 90_000;
-  const bin = agentBinaries(o.installDir ?? agentsDir)[agent];
-  if (!existsSync(bin.cmd)) throw new Error(`${agent} is not installed (${bin.cmd}); run node scripts/agents/install.mjs`);
+  if (!existsSync(o.binary.cmd)) throw new Error(`${agent}: ${o.binary.cmd} does not exist`);
   mkdirSync(home, { recursive: true });
 
   const fake = await startFakeModel({ readFile });
   try {
-    const { args, env } = configure(agent, { home, url: fake.url, readFile, prompt: o.prompt ?? 'hi', installDir: o.installDir ?? agentsDir });
-    const argv = [...(o.wrap || []), ...(bin.node ? [process.execPath, bin.cmd, ...args] : [bin.cmd, ...args])];
+    const { args, env } = configure(agent, { home, url: fake.url, prompt: o.prompt ?? 'hi', copilotPkgCache: o.copilotPkgCache });
+    const argv = [...(o.wrap || []), ...commandLine(o.binary, args)];
     const started = Date.now();
-    const r = await run(argv, { cwd: launchDir, env: { ...baseEnv(home), ...env, ...(o.env || {}) }, timeoutMs });
+    const r = await run(argv, { cwd: launchDir, env: { ...baseEnv(home), ...env, ...(o.env || {}) }, timeoutMs, signal: o.signal });
     // Let the last in-flight request finish being recorded.
     await new Promise((res) => setTimeout(res, 50));
     const calls = fake.calls.map(({ method, url, body, answer, at }) => ({ method, url, body, answer, ms: at - started }));
@@ -71,12 +116,17 @@ export async function runAgent(o) {
   }
 }
 
+/** The argv that starts a binary: Node scripts run on this process's Node. */
+export function commandLine(binary: AgentBinary, args: string[]): string[] {
+  return binary.node ? [process.execPath, binary.cmd, ...args] : [binary.cmd, ...args];
+}
+
 /** An environment from scratch: nothing inherited but PATH and locale. */
-function baseEnv(home) {
-  const env = {
+export function baseEnv(home: string): Record<string, string> {
+  const env: Record<string, string> = {
     HOME: home,
     USER: process.env.USER || 'root',
-    PATH: process.env.PATH,
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
     LANG: 'C.UTF-8',
     TERM: 'dumb',
     NO_COLOR: '1',
@@ -96,11 +146,13 @@ function baseEnv(home) {
     // marketplace sync): let git use local transports only, so it fails before any DNS lookup.
     GIT_ALLOW_PROTOCOL: 'file',
   };
+  // Inside an Electron host (VS Code), its binary runs Node scripts only when told to.
+  if (process.versions.electron) env.ELECTRON_RUN_AS_NODE = '1';
   return env;
 }
 
 /** Per agent: the config files in HOME, the argv and the environment. */
-function configure(agent, { home, url, readFile, prompt, installDir }) {
+function configure(agent: RunnableAgent, { home, url, prompt, copilotPkgCache }: { home: string; url: string; prompt: string; copilotPkgCache?: string }): { args: string[]; env: Record<string, string> } {
   switch (agent) {
     case 'claude-code': {
       const args = ['-p', prompt, '--allowedTools', 'Read'];
@@ -186,15 +238,13 @@ function configure(agent, { home, url, readFile, prompt, installDir }) {
       return {
         args: ['-p', prompt],
         env: {
+          ...(copilotPkgCache ? { COPILOT_PKG_CACHE_HOME: copilotPkgCache } : {}),
           COPILOT_OFFLINE: 'true',
           COPILOT_PROVIDER_BASE_URL: `${url}/v1`,
           COPILOT_PROVIDER_API_KEY: 'fake-key-for-loopback',
-          COPILOT_MODEL: MODELS['copilot-cli'],
+          COPILOT_MODEL: MODELS['copilot-cli']!,
           COPILOT_ALLOW_ALL: 'true',
           COPILOT_AUTO_UPDATE: 'false',
-          // The binary unpacks a 235 MB JS bundle on first run: share one unpacked copy
-          // (install.mjs warms it) instead of one per fresh HOME.
-          COPILOT_PKG_CACHE_HOME: copilotPkgCache(installDir),
           // Own-provider models get a small default prompt budget; the oversize scenarios
           // (4 × 45,000 chars) would make it refuse with "Static system messages … exceed the
           // model's usable context budget". Raise it so the request is sent.
@@ -206,7 +256,7 @@ function configure(agent, { home, url, readFile, prompt, installDir }) {
   throw new Error(`unknown agent ${agent}`);
 }
 
-function deepMerge(a, b) {
+function deepMerge(a: any, b: any): any {
   const out = { ...a };
   for (const [k, v] of Object.entries(b)) {
     out[k] = v && typeof v === 'object' && !Array.isArray(v) && a[k] && typeof a[k] === 'object' ? deepMerge(a[k], v) : v;
@@ -214,27 +264,36 @@ function deepMerge(a, b) {
   return out;
 }
 
-/** Spawn in its own process group; kill the whole group after timeoutMs. */
-function run(argv, { cwd, env, timeoutMs }) {
+/** Spawn in its own process group; kill the whole group after timeoutMs or on abort. */
+function run(argv: string[], { cwd, env, timeoutMs, signal }: { cwd: string; env: Record<string, string>; timeoutMs: number; signal?: AbortSignal }): Promise<{ exitCode: number | null; signal: string | null; timedOut: boolean; aborted: boolean; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(argv[0], argv.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let stdout = '';
     let stderr = '';
     let timedOut = false;
+    let aborted = false;
     child.stdout.on('data', (d) => { if (stdout.length < 1e6) stdout += d; });
     child.stderr.on('data', (d) => { if (stderr.length < 1e6) stderr += d; });
-    const kill = (sig) => { try { process.kill(-child.pid, sig); } catch { /* gone */ } };
+    const kill = (sig: NodeJS.Signals) => { try { process.kill(-child.pid!, sig); } catch { /* gone */ } };
     const timer = setTimeout(() => {
       timedOut = true;
       kill('SIGTERM');
       setTimeout(() => kill('SIGKILL'), 3000).unref();
     }, timeoutMs);
+    const onAbort = () => {
+      aborted = true;
+      kill('SIGTERM');
+      setTimeout(() => kill('SIGKILL'), 2000).unref();
+    };
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
     child.on('error', (e) => { stderr += String(e); });
-    child.on('close', (code, signal) => {
+    child.on('close', (code, sig) => {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
       // Leave no helper process behind (MCP servers, shells…).
       kill('SIGKILL');
-      resolve({ exitCode: code, signal, timedOut, stdout, stderr });
+      resolve({ exitCode: code, signal: sig, timedOut, aborted, stdout, stderr });
     });
   });
 }

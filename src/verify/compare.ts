@@ -2,6 +2,7 @@
 // byte and in the right place, what the real agent sent (its captured request bodies)?
 //
 //   const r = compare({ requests, parts, instructionTexts, tmpRoot, agent })
+// Shared by the fidelity suite (test/agents/) and `instruction-lens verify`.
 //   r.ok, r.errors (each {kind, message}), r.report (readable, multi-line)
 //
 // parts: [{where, text}] in the order our renderer emits them; where is one of
@@ -19,24 +20,63 @@
 // system prompt and first user message too), else the first one that offers tools (the main
 // turn; e.g. not Gemini's router call), else the last.
 
-export const WHERE = ['system', 'user', 'tool-result', 'after-tool-result'];
+/* eslint-disable @typescript-eslint/no-explicit-any -- request bodies are the agents' JSON, untyped by nature */
+export const WHERE = ['system', 'user', 'tool-result', 'after-tool-result'] as const;
+
+export type WireProtocol = 'anthropic' | 'responses' | 'gemini' | 'chat' | 'unknown';
+
+/** A piece of text of a request, tagged with where in the request it sits. */
+export interface Segment {
+  where: string;
+  path: string;
+  text: string;
+}
+
+export interface ExpectedPart {
+  where: string;
+  text: string;
+}
+
+export interface CompareError {
+  kind: 'no-request' | 'bad-where' | 'order' | 'missing-part' | 'uncovered-text';
+  message: string;
+  /** The part (index into parts) or instruction file the problem is about. */
+  part?: number;
+  file?: string;
+}
+
+export interface CompareMatch {
+  part: number;
+  where: string;
+  path: string;
+  start: number;
+  end: number;
+}
+
+export interface CompareResult {
+  ok: boolean;
+  errors: CompareError[];
+  report: string;
+  requestIndex: number;
+  matches: CompareMatch[];
+}
 
 /** Infer the wire protocol of a request body. */
-export function protocolOf(body, agent) {
-  const byAgent = { 'claude-code': 'anthropic', codex: 'responses', 'gemini-cli': 'gemini', 'copilot-cli': 'chat' };
+export function protocolOf(body: any, agent?: string): WireProtocol {
+  const byAgent: Record<string, WireProtocol> = { 'claude-code': 'anthropic', codex: 'responses', 'gemini-cli': 'gemini', 'copilot-cli': 'chat' };
   if (agent && byAgent[agent]) return byAgent[agent];
   if (!body || typeof body !== 'object') return 'unknown';
   if (Array.isArray(body.contents) || body.systemInstruction) return 'gemini';
   if (Array.isArray(body.input)) return 'responses';
   if (Array.isArray(body.messages)) {
-    if (body.system !== undefined || body.messages.some((m) => Array.isArray(m.content) && m.content.some((c) => c?.type === 'tool_result'))) return 'anthropic';
-    if (body.messages.some((m) => m.role === 'system' && typeof m.content === 'string') || body.messages.some((m) => m.role === 'tool')) return 'chat';
+    if (body.system !== undefined || body.messages.some((m: any) => Array.isArray(m.content) && m.content.some((c: any) => c?.type === 'tool_result'))) return 'anthropic';
+    if (body.messages.some((m: any) => m.role === 'system' && typeof m.content === 'string') || body.messages.some((m: any) => m.role === 'tool')) return 'chat';
     return 'anthropic';
   }
   return 'unknown';
 }
 
-const textOf = (c) => {
+const textOf = (c: any): string | null => {
   if (typeof c === 'string') return c;
   if (!c || typeof c !== 'object') return null;
   if (typeof c.text === 'string') return c.text;
@@ -44,13 +84,13 @@ const textOf = (c) => {
 };
 
 /** Push the text pieces of a content value (string | array of blocks) as segments. */
-function pushContent(out, where, path, content) {
+function pushContent(out: Segment[], where: string, path: string, content: any): void {
   if (typeof content === 'string') {
     out.push({ where, path, text: content });
     return;
   }
   if (Array.isArray(content)) {
-    content.forEach((c, i) => {
+    content.forEach((c: any, i: number) => {
       const t = textOf(c);
       if (t !== null) out.push({ where, path: `${path}[${i}].text`, text: t });
       else if (c && typeof c === 'object' && c.type === 'tool_result') pushContent(out, where, `${path}[${i}].content`, c.content);
@@ -61,10 +101,9 @@ function pushContent(out, where, path, content) {
 /**
  * Split one request body into text segments, each tagged with its `where`.
  * Segments no `where` covers (e.g. later user turns before any tool call) get where 'other'.
- * @returns {{segments: Array<{where: string, path: string, text: string}>, hasToolResult: boolean}}
  */
-export function segmentsOf(body, protocol) {
-  const out = [];
+export function segmentsOf(body: any, protocol: WireProtocol): { segments: Segment[]; hasToolResult: boolean } {
+  const out: Segment[] = [];
   let hasToolResult = false;
   if (!body || typeof body !== 'object') return { segments: out, hasToolResult };
   if (protocol === 'anthropic') {
@@ -72,18 +111,18 @@ export function segmentsOf(body, protocol) {
     else pushContent(out, 'system', 'system', body.system);
     let seenUser = false;
     let after = false;
-    (body.messages || []).forEach((m, i) => {
+    (body.messages || []).forEach((m: any, i: number) => {
       const p = `messages[${i}].content`;
       if (after) return pushContent(out, m.role === 'assistant' ? 'other' : 'after-tool-result', p, m.content);
       const blocks = Array.isArray(m.content) ? m.content : null;
-      const tr = blocks ? blocks.findIndex((c) => c?.type === 'tool_result') : -1;
+      const tr = blocks ? blocks.findIndex((c: any) => c?.type === 'tool_result') : -1;
       if (tr >= 0) {
         hasToolResult = true;
         after = true;
-        blocks.forEach((c, j) => {
+        blocks!.forEach((c: any, j: number) => {
           const where = j < tr ? 'other' : j === tr ? 'tool-result' : 'after-tool-result';
           if (c?.type === 'tool_result') pushContent(out, where, `${p}[${j}].content`, c.content);
-          else if (textOf(c) !== null) out.push({ where, path: `${p}[${j}].text`, text: textOf(c) });
+          else if (textOf(c) !== null) out.push({ where, path: `${p}[${j}].text`, text: textOf(c)! });
         });
         return;
       }
@@ -98,7 +137,7 @@ export function segmentsOf(body, protocol) {
     if (typeof body.instructions === 'string' && body.instructions) out.push({ where: 'system', path: 'instructions', text: body.instructions });
     let seenUser = false;
     let after = false;
-    (body.input || []).forEach((item, i) => {
+    (body.input || []).forEach((item: any, i: number) => {
       const p = `input[${i}]`;
       if (item.type === 'function_call_output' || item.type === 'custom_tool_call_output' || item.type === 'local_shell_call_output') {
         if (!after) {
@@ -122,15 +161,15 @@ export function segmentsOf(body, protocol) {
       pushContent(out, where, `${p}.content`, item.content);
     });
   } else if (protocol === 'gemini') {
-    (body.systemInstruction?.parts || []).forEach((pt, i) => {
+    (body.systemInstruction?.parts || []).forEach((pt: any, i: number) => {
       if (typeof pt.text === 'string') out.push({ where: 'system', path: `systemInstruction.parts[${i}].text`, text: pt.text });
     });
     let seenUser = false;
     let after = false;
-    (body.contents || []).forEach((c, i) => {
+    (body.contents || []).forEach((c: any, i: number) => {
       const first = c.role === 'user' && !seenUser && !after;
       if (c.role === 'user') seenUser = true;
-      (c.parts || []).forEach((pt, j) => {
+      (c.parts || []).forEach((pt: any, j: number) => {
         const p = `contents[${i}].parts[${j}]`;
         if (pt.functionResponse) {
           const r = pt.functionResponse.response;
@@ -151,7 +190,7 @@ export function segmentsOf(body, protocol) {
   } else if (protocol === 'chat') {
     let seenUser = false;
     let after = false;
-    (body.messages || []).forEach((m, i) => {
+    (body.messages || []).forEach((m: any, i: number) => {
       const p = `messages[${i}].content`;
       if (m.role === 'tool' && !after) {
         hasToolResult = true;
@@ -168,16 +207,16 @@ export function segmentsOf(body, protocol) {
   return { segments: out, hasToolResult };
 }
 
-function offersTools(body) {
+function offersTools(body: any): boolean {
   if (!body || typeof body !== 'object') return false;
   if (Array.isArray(body.tools) && body.tools.length) {
-    return body.tools.some((t) => t.name || t.function || (t.functionDeclarations && t.functionDeclarations.length));
+    return body.tools.some((t: any) => t.name || t.function || (t.functionDeclarations && t.functionDeclarations.length));
   }
   return false;
 }
 
 /** Pick the request to compare against (see the header). */
-export function pickRequest(requests, protocol) {
+export function pickRequest(requests: any[], protocol?: WireProtocol): { index: number; body: any } {
   const bodies = (requests || []).filter((b) => b && typeof b === 'object');
   for (let i = 0; i < bodies.length; i++) if (segmentsOf(bodies[i], protocol ?? protocolOf(bodies[i])).hasToolResult) return { index: i, body: bodies[i] };
   for (let i = 0; i < bodies.length; i++) if (offersTools(bodies[i])) return { index: i, body: bodies[i] };
@@ -186,20 +225,20 @@ export function pickRequest(requests, protocol) {
 
 // --- readable diffs -------------------------------------------------------------------------
 
-const show = (s, tmpRoot) => {
+const show = (s: string, tmpRoot?: string): string => {
   let t = JSON.stringify(s);
   if (tmpRoot) t = t.split(tmpRoot).join('<tmp>');
   return t;
 };
 
-function lineCol(s, i) {
+function lineCol(s: string, i: number): { line: number; col: number } {
   const before = s.slice(0, i);
   const line = before.split('\n').length;
   return { line, col: i - before.lastIndexOf('\n') };
 }
 
 /** Length of the longest prefix of `needle` found in `hay` (binary search; occurrence is monotone). */
-function longestPrefixIn(hay, needle) {
+function longestPrefixIn(hay: string, needle: string): { len: number; pos: number } {
   let lo = 0;
   let hi = needle.length;
   let pos = hay.length ? 0 : -1;
@@ -211,7 +250,7 @@ function longestPrefixIn(hay, needle) {
   return { len: lo, pos: lo ? hay.indexOf(needle.slice(0, lo)) : pos };
 }
 
-function longestSuffixIn(hay, needle) {
+function longestSuffixIn(hay: string, needle: string): { len: number; pos: number } {
   let lo = 0;
   let hi = needle.length;
   while (lo < hi) {
@@ -222,13 +261,13 @@ function longestSuffixIn(hay, needle) {
 }
 
 /** Explain why `expected` is not found in the given segments: the best partial match and the first difference. */
-export function explainMismatch(expected, segments, tmpRoot, ctx = 60) {
-  let best = null;
+export function explainMismatch(expected: string, segments: Segment[], tmpRoot?: string, ctx = 60): string {
+  let best: ({ kind: 'prefix' | 'suffix'; seg: Segment; len: number; pos: number }) | null = null;
   for (const seg of segments) {
     const pre = longestPrefixIn(seg.text, expected);
     if (!best || pre.len > best.len) best = { kind: 'prefix', seg, ...pre };
     const suf = longestSuffixIn(seg.text, expected);
-    if (suf.len > best.len) best = { kind: 'suffix', seg, ...suf };
+    if (suf.len > best!.len) best = { kind: 'suffix', seg, ...suf };
   }
   if (!best || best.len === 0) {
     return `    not even its first character occurs there${segments.length ? '' : ' (the region is empty: no segment)'}.\n    expected starts ${show(expected.slice(0, ctx * 2), tmpRoot)}`;
@@ -255,16 +294,16 @@ export function explainMismatch(expected, segments, tmpRoot, ctx = 60) {
 
 // --- the comparison -------------------------------------------------------------------------
 
-const escapeHtml = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&apos;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escapeHtml = (s: string): string => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&apos;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /**
  * The distinctive lines of an instruction file, used to notice its text in a request; also the
  * pieces of a line between `@imports`, since agents that inline imports rewrite those lines.
  */
-export function probeLines(text, minLength = 8) {
-  const seen = new Set();
-  const out = [];
-  const add = (piece) => {
+export function probeLines(text: string, minLength = 8): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  const add = (piece: string) => {
     const line = piece.trim();
     if (line.length < minLength || !/[A-Za-z]{3}/.test(line) || seen.has(line)) return;
     seen.add(line);
@@ -278,39 +317,43 @@ export function probeLines(text, minLength = 8) {
 }
 
 /**
- * @param {object} o
- * @param {any[]} o.requests          captured request bodies, in order
- * @param {Array<{where: string, text: string}>} o.parts
- * @param {Array<{path: string, text: string}>} [o.instructionTexts]
- * @param {string} [o.tmpRoot]
- * @param {string} [o.agent]
- * @returns {{ok: boolean, errors: Array<{kind: string, message: string}>, report: string, requestIndex: number, matches: any[]}}
+ * @param o.requests          captured request bodies, in order
+ * @param o.parts             what our render says the agent sends
+ * @param o.instructionTexts  the instruction files of the tree, whose text must not be sent outside a part
+ * @param o.tmpRoot           shown as <tmp> in messages
+ * @param o.agent             the profile id; the protocol is inferred from the body when absent
  */
-export function compare({ requests, parts, instructionTexts = [], tmpRoot, agent }) {
-  const errors = [];
+export function compare({ requests, parts, instructionTexts = [], tmpRoot, agent }: {
+  requests: any[];
+  parts: ExpectedPart[];
+  instructionTexts?: Array<{ path: string; text: string }>;
+  tmpRoot?: string;
+  agent?: string;
+}): CompareResult {
+  const errors: CompareError[] = [];
   const { index, body } = pickRequest(requests, agent ? protocolOf(null, agent) : undefined);
   if (!body) {
-    const e = { kind: 'no-request', message: 'the agent sent no request body to compare against' };
+    const e: CompareError = { kind: 'no-request', message: 'the agent sent no request body to compare against' };
     return { ok: false, errors: [e], report: e.message, requestIndex: -1, matches: [] };
   }
   const protocol = protocolOf(body, agent);
   const { segments } = segmentsOf(body, protocol);
-  const byWhere = (w) => segments.filter((s) => s.where === w);
+  const byWhere = (w: string) => segments.filter((s) => s.where === w);
 
   // 1. Every part, verbatim, in its region, in order.
-  const matches = [];
-  const cursor = {}; // where -> {seg index within region, offset}
+  const matches: Array<CompareMatch & { seg: Segment }> = [];
+  const cursor: Record<string, { si: number; off: number }> = {}; // where -> {seg index within region, offset}
   (parts || []).forEach((part, pi) => {
     const label = `part ${pi} (${part.where})`;
-    if (!WHERE.includes(part.where)) {
-      errors.push({ kind: 'bad-where', message: `${label}: unknown where ${JSON.stringify(part.where)}; one of ${WHERE.join(', ')}` });
+    if (!(WHERE as readonly string[]).includes(part.where)) {
+      errors.push({ kind: 'bad-where', part: pi, message: `${label}: unknown where ${JSON.stringify(part.where)}; one of ${WHERE.join(', ')}` });
       return;
     }
     const text = String(part.text ?? '');
     if (!text) return;
     const region = byWhere(part.where);
     const cur = cursor[part.where] ?? { si: 0, off: 0 };
-    let found = null;
+    let found: { si: number; pos: number } | null = null;
     for (let si = cur.si; si < region.length && !found; si++) {
       const p = region[si].text.indexOf(text, si === cur.si ? cur.off : 0);
       if (p >= 0) found = { si, pos: p };
@@ -325,7 +368,7 @@ export function compare({ requests, parts, instructionTexts = [], tmpRoot, agent
     for (const seg of region) {
       const p = seg.text.indexOf(text);
       if (p >= 0) {
-        errors.push({ kind: 'order', message: `${label} is in ${seg.path} at offset ${p}, but before the part that precedes it — the order differs.\n    part starts ${show(text.slice(0, 80), tmpRoot)}` });
+        errors.push({ kind: 'order', part: pi, message: `${label} is in ${seg.path} at offset ${p}, but before the part that precedes it — the order differs.\n    part starts ${show(text.slice(0, 80), tmpRoot)}` });
         matches.push({ part: pi, where: part.where, path: seg.path, start: p, end: p + text.length, seg });
         return;
       }
@@ -335,6 +378,7 @@ export function compare({ requests, parts, instructionTexts = [], tmpRoot, agent
     const hint = elsewhere ? `\n    (found verbatim in ${elsewhere.where} at ${elsewhere.path} instead)` : '';
     errors.push({
       kind: 'missing-part',
+      part: pi,
       message: `${label} not found verbatim in the agent's ${part.where} (request ${index}, ${protocol}; ${region.length} segment(s)).${hint}` +
         (elsewhere ? '' : `\n${explainMismatch(text, region.length ? region : segments, tmpRoot)}`),
     });
@@ -342,7 +386,7 @@ export function compare({ requests, parts, instructionTexts = [], tmpRoot, agent
 
   // 2. Instruction text the request carries must be inside some part.
   for (const file of instructionTexts) {
-    const uncovered = [];
+    const uncovered: Array<{ line: string; seg: Segment; pos: number }> = [];
     for (const line of probeLines(file.text)) {
       for (const variant of new Set([line, escapeHtml(line)])) {
         for (const seg of segments) {
@@ -360,6 +404,7 @@ export function compare({ requests, parts, instructionTexts = [], tmpRoot, agent
       const ctx = 60;
       errors.push({
         kind: 'uncovered-text',
+        file: file.path,
         message: `text of ${file.path} is in the request but in no part: ${show(u.line, tmpRoot)} at ${u.seg.where} ${u.seg.path} offset ${u.pos}` +
           (uncovered.length > 1 ? ` (+${uncovered.length - 1} more line occurrence(s))` : '') +
           `\n    around it: …${show(u.seg.text.slice(Math.max(0, u.pos - ctx), u.pos), tmpRoot)} ⟨HERE⟩ ${show(u.seg.text.slice(u.pos, u.pos + u.line.length + ctx), tmpRoot)}`,
@@ -370,5 +415,5 @@ export function compare({ requests, parts, instructionTexts = [], tmpRoot, agent
   const report = errors.length
     ? `${errors.length} fidelity problem(s) against request ${index} (${protocol}):\n` + errors.map((e, i) => `${i + 1}. [${e.kind}] ${e.message}`).join('\n')
     : `all ${parts?.length ?? 0} part(s) found verbatim in request ${index} (${protocol}); no uncovered instruction text`;
-  return { ok: errors.length === 0, errors, report, requestIndex: index, matches: matches.map(({ seg, ...m }) => m) };
+  return { ok: errors.length === 0, errors, report, requestIndex: index, matches: matches.map(({ seg: _seg, ...m }) => m) };
 }

@@ -1,4 +1,4 @@
-// Lays a fidelity scenario out on disk:
+// Lays a fidelity scenario out on disk (test/agents/):
 //   <tmpRoot>/repo     the project (git init + one commit when scenario.git)
 //   <tmpRoot>/home     a fresh HOME holding scenario.homeFiles
 //   <tmpRoot>/outside  scenario.outsideFiles (a directory outside the repo, for imports and
@@ -23,23 +23,43 @@
 // A symlink target starting with `~/` is taken relative to HOME; one starting with `outside:`
 // relative to the outside dir; otherwise it is used as written (relative to the link's dir).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync, realpathSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 
-/**
- * @param {object} scenario
- * @param {{tmpRoot?: string}} [opts]
- * @returns {{tmpRoot: string, repoDir: string, home: string, outside: string, launchDir: string, readFile: string|undefined}}
- */
-export function materialize(scenario, opts = {}) {
+type Ctx = { repo: string; home: string; outside: string };
+type Text = string | ((ctx: Ctx) => string);
+
+export interface Scenario {
+  name: string;
+  agents: string[];
+  files?: Record<string, Text | null>;
+  homeFiles?: Record<string, Text | null>;
+  outsideFiles?: Record<string, Text | null>;
+  symlinks?: Record<string, Text>;
+  launchDir?: string;
+  readFile?: string | null;
+  git?: boolean;
+  env?: Record<string, string>;
+}
+
+export interface Fixture {
+  tmpRoot: string;
+  repoDir: string;
+  home: string;
+  outside: string;
+  launchDir: string;
+  readFile: string | undefined;
+}
+
+export function materialize(scenario: Scenario, opts: { tmpRoot?: string } = {}): Fixture {
   // realpath: /tmp may itself be a symlink on some machines; agents print resolved paths.
   const tmpRoot = opts.tmpRoot ?? realpathSync(mkdtempSync(path.join(os.tmpdir(), 'il-agents-')));
   const repo = path.join(tmpRoot, 'repo');
   const home = path.join(tmpRoot, 'home');
   const outside = path.join(tmpRoot, 'outside');
   for (const d of [repo, home, outside]) mkdirSync(d, { recursive: true });
-  const ctx = { repo, home, outside };
+  const ctx: Ctx = { repo, home, outside };
 
   writeTree(repo, scenario.files || {}, ctx);
   writeTree(home, scenario.homeFiles || {}, ctx);
@@ -59,12 +79,12 @@ export function materialize(scenario, opts = {}) {
   return { tmpRoot, repoDir: repo, home, outside, launchDir, readFile };
 }
 
-function subst(v, ctx) {
+function subst(v: Text, ctx: Ctx): string {
   if (typeof v === 'function') return v(ctx);
   return String(v).replaceAll('{{REPO}}', ctx.repo).replaceAll('{{HOME}}', ctx.home).replaceAll('{{OUTSIDE}}', ctx.outside);
 }
 
-function writeTree(root, files, ctx) {
+function writeTree(root: string, files: Record<string, Text | null>, ctx: Ctx): void {
   for (const [rel, content] of Object.entries(files)) {
     const abs = path.join(root, rel);
     if (content === null) {
@@ -76,14 +96,15 @@ function writeTree(root, files, ctx) {
   }
 }
 
-function gitInit(repo) {
+/** git init + one commit of everything, with no user or system git config. */
+export function gitInit(repo: string): void {
   const env = {
     ...process.env,
     GIT_AUTHOR_NAME: 'Fixture', GIT_AUTHOR_EMAIL: 'fixture@example.invalid',
     GIT_COMMITTER_NAME: 'Fixture', GIT_COMMITTER_EMAIL: 'fixture@example.invalid',
     GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null',
   };
-  const git = (...args) => execFileSync('git', args, { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'] });
   git('init', '-q', '-b', 'main');
   git('add', '-A');
   git('commit', '-q', '--allow-empty', '-m', 'fixture');

@@ -1,0 +1,6 @@
+// The entry the plain-JS fidelity suite and its scripts load (built to out/agents/harness.cjs by
+// scripts/agents/harness.mjs): the same modules `instruction-lens verify` runs.
+export { startFakeModel, findReadTool, listTools, sampleFromSchema } from './fakeModel';
+export { runAgent, commandLine, baseEnv, isRunnable, RUNNABLE_AGENTS } from './runAgent';
+export { compare, segmentsOf, pickRequest, protocolOf, probeLines, explainMismatch, WHERE } from './compare';
+export { materialize, gitInit } from './materialize';
