@@ -85,6 +85,8 @@ export function stripBlockComments(text: string): { text: string; removed: { sta
   let cursor = 0;
   const removed: { start: number; end: number }[] = [];
   for (const token of lex(normalized)) {
+    // Blank-line tokens are never comments, and a dropped comment may already have taken theirs.
+    if (token.type === 'space') continue;
     const start = normalized.indexOf(token.raw, cursor);
     if (start < 0) continue;
     const end = start + token.raw.length;
@@ -93,8 +95,14 @@ export function stripBlockComments(text: string): { text: string; removed: { sta
     if (!isCommentHtml(token) || !token.raw.startsWith('<!--')) continue;
     const residue = normalized.slice(start, end).replace(COMMENT, '');
     out += normalized.slice(last, start) + (residue.trim() ? residue : '');
-    last = end;
-    removed.push({ start, end });
+    // A dropped comment takes the line breaks after it too (observed on Claude Code 2.1.332:
+    // `a\n<!-- c -->\n\n# H` is sent as `a\n# H`): its lexer's html token ends in `\n+`, ours
+    // leaves them to a separate space token.
+    let stop = end;
+    if (!residue.trim()) while (normalized[stop] === '\n') stop++;
+    last = stop;
+    cursor = stop;
+    removed.push({ start, end: stop });
   }
   // Nothing stripped: the text is returned as it was (line endings untouched).
   return last === 0 ? { text, removed } : { text: out + normalized.slice(last), removed };

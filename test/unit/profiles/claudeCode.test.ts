@@ -189,6 +189,37 @@ describe('claude-code', () => {
     assert.equal(startText(chainOf(t, 'claude-code', '/r', { launchDir: '/r' })), block(entry('/r/CLAUDE.md', PROJECT, '# T\n\nkeep <!-- inline --> this\n\n```\n<!-- in code -->\n```\n  <!-- indented: kept -->\nend')));
   });
 
+  it('a comment line goes with the line breaks after it, at start and on read', () => {
+    // Each pair: file text → what Claude Code 2.1.332 sent (observed, fixtures p1 and p2).
+    const atStart: [string, string][] = [
+      ['MK1\n<!-- c -->\n\n# H1\n', 'MK1\n# H1'],
+      ['MK2\n\n<!-- c -->\n\n# H2\n', 'MK2\n\n# H2'],
+      ['MK4\n<!-- c -->\n# H4\n', 'MK4\n# H4'],
+      ['MK5\n\n<!-- c -->\n\n\n\n# H5\n\n<!-- end -->\n\n', 'MK5\n\n# H5'],
+      ['MK6\n<!--\nmulti\n-->\n\n\nH6\n', 'MK6\nH6'],
+      ['MK7\n\n<!-- a -->\n<!-- b -->\n\nH7 <!-- x --> y\n', 'MK7\n\nH7 <!-- x --> y'],
+      // Comments further down are found after an earlier one took its blank lines.
+      ['<!-- top -->\n\n# T\nintro\n<!-- under -->\n\n## B\n\n<!-- mid -->\n\nend\n', '# T\nintro\n## B\n\nend'],
+    ];
+    for (const [text, sent] of atStart) {
+      const c = chainOf(tree({ '/r/CLAUDE.md': text }), 'claude-code', '/r', { launchDir: '/r' });
+      assert.equal(startText(c), block(entry('/r/CLAUDE.md', PROJECT, sent)), JSON.stringify(text));
+    }
+    const onRead: [string, string][] = [
+      ['<!-- c -->\n\n# S1\nsrc1\n', '# S1\nsrc1\n'],
+      ['MK1\n<!-- c -->\n  \n\n# H1\n', 'MK1\n  \n\n# H1\n'],
+      ['MK2\n<!-- c --> \n\n# H2\n', 'MK2\n# H2\n'],
+      ['MK3\n\n<!-- c -->\n', 'MK3\n\n'],
+      ['MK4\n\n<!-- c -->\n\n\n', 'MK4\n\n'],
+      ['\n\n<!-- c -->\n\nMK5\n', '\n\nMK5\n'],
+      ['MK6\n<!-- c -->\n\n```\n<!-- k -->\n\n```\n- a\n<!-- d -->\n\n- b\n', 'MK6\n```\n<!-- k -->\n\n```\n- a\n- b\n'],
+    ];
+    for (const [text, sent] of onRead) {
+      const c = chainOf(tree({ '/r/CLAUDE.md': 'root', '/r/src/CLAUDE.md': text, '/r/src/x.ts': '' }), 'claude-code', '/r/src/x.ts', { launchDir: '/r' });
+      assert.deepEqual(c.onRead, [{ where: 'after-tool-result', text: `<system-reminder>\nContents of /r/src/CLAUDE.md:\n\n${sent}\n</system-reminder>` }], JSON.stringify(text));
+    }
+  });
+
   it('AGENTS.md is a fallback for the whole chain', () => {
     const only = tree({ '/r/AGENTS.md': 'agents', '/r/.claude/rules/a.md': 'rule', '/r/sub/AGENTS.md': 'nested agents', '/r/sub/x.ts': '' });
     const c = chainOf(only, 'claude-code', '/r/sub/x.ts', { launchDir: '/r' });

@@ -1,0 +1,48 @@
+// Comment-heavy files, as real repositories write them: a comment block at the top (a licence
+// or "generated, do not edit" note), comment lines between headings with blank lines around them,
+// a comment with no blank line after it, one inside a line, and a block at the end. Claude Code
+// drops a comment line together with the line breaks after it; the others keep comments.
+const body = (tag) => [
+  `<!-- ${tag}: generated from docs/template.md, edit there -->`,
+  '',
+  `# ${tag} conventions`,
+  `${tag} intro paragraph before the first comment.`,
+  `<!-- ${tag} comment right under a paragraph -->`,
+  '',
+  `## ${tag} build`,
+  '',
+  `<!-- ${tag} comment between blank lines -->`,
+  '',
+  '',
+  `${tag} build with npm run build.`,
+  `<!-- ${tag} comment with no blank line after it -->`,
+  `${tag} test with npm test <!-- ${tag} inline comment --> always.`,
+  '',
+  '<!--',
+  `${tag} multi-line comment block`,
+  `${tag} spanning three lines`,
+  '-->',
+  '',
+  `## ${tag} style`,
+  `${tag} two spaces, no tabs.`,
+  '',
+  `<!-- ${tag} trailing comment at the end of the file -->`,
+  '',
+].join('\n');
+export default {
+  name: 'comment-heavy',
+  agents: ['claude-code', 'codex', 'gemini-cli', 'copilot-cli'],
+  git: true,
+  launchDir: '.',
+  readFile: 'pkg/core/index.ts',
+  files: {
+    'CLAUDE.md': body('root-claude'),
+    'AGENTS.md': body('root-agents'),
+    'GEMINI.md': body('root-gemini'),
+    '.github/copilot-instructions.md': body('root-copilot'),
+    'pkg/core/CLAUDE.md': body('core-claude'),
+    'pkg/core/AGENTS.md': body('core-agents'),
+    'pkg/core/GEMINI.md': body('core-gemini'),
+    'pkg/core/index.ts': 'export const core = 1;\n',
+  },
+};
