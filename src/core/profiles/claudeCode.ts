@@ -423,9 +423,12 @@ function resolve(ctx: ResolveContext): ProfileResult {
     where: 'after-tool-result',
     text: `<system-reminder>\nContents of ${e.source.path}:\n\n${e.content}\n</system-reminder>${i < readBlocks.length - 1 ? '\n' : ''}`,
   }));
-  // With the AGENTS.md fallback, a nested AGENTS.md arrives as hook context in a `role: system`
-  // message after the tool result.
-  for (const e of nestedAgents) onRead.push({ where: 'after-tool-result', text: `tool.call hook additional context: Contents of ${e.source.path}:\n\n${e.content}` });
+  // With the AGENTS.md fallback, the nested AGENTS.md files arrive together as hook context in
+  // one `role: system` message after the tool result, outermost first, joined by a line break
+  // (observed: three folders, each with only an AGENTS.md).
+  if (nestedAgents.length) {
+    onRead.push({ where: 'after-tool-result', text: `tool.call hook additional context: ${nestedAgents.map((e) => `Contents of ${e.source.path}:\n\n${e.content}`).join('\n')}` });
+  }
 
   const used = start.reduce((n, e) => n + charCount(e.content.trim()), 0);
   return {

@@ -220,6 +220,22 @@ describe('claude-code', () => {
     }
   });
 
+  it('nested AGENTS.md files read through the fallback arrive in one block, joined by a line break', () => {
+    // Observed: AGENTS.md only, in a/, a/b/ and a/b/c/; the texts as written (no trim).
+    const t = tree({
+      '/r/AGENTS.md': 'root agents text\n',
+      '/r/a/AGENTS.md': 'a agents text',
+      '/r/a/b/AGENTS.md': 'ab agents text\n\n\n',
+      '/r/a/b/c/AGENTS.md': '<!-- c -->\n\nabc agents text\n',
+      '/r/a/b/c/x.ts': '',
+    });
+    const c = chainOf(t, 'claude-code', '/r/a/b/c/x.ts', { launchDir: '/r' });
+    assert.deepEqual(c.onRead, [{
+      where: 'after-tool-result',
+      text: 'tool.call hook additional context: Contents of /r/a/AGENTS.md:\n\na agents text\nContents of /r/a/b/AGENTS.md:\n\nab agents text\n\n\n\nContents of /r/a/b/c/AGENTS.md:\n\nabc agents text\n',
+    }]);
+  });
+
   it('AGENTS.md is a fallback for the whole chain', () => {
     const only = tree({ '/r/AGENTS.md': 'agents', '/r/.claude/rules/a.md': 'rule', '/r/sub/AGENTS.md': 'nested agents', '/r/sub/x.ts': '' });
     const c = chainOf(only, 'claude-code', '/r/sub/x.ts', { launchDir: '/r' });
