@@ -16,9 +16,9 @@
 // tmpRoot: the fixture's temp dir, shown as <tmp> in messages.
 // agent: optional; inferred from the body shape when absent.
 //
-// Which request: the first one that carries a tool result when there is one (it repeats the
-// system prompt and first user message too), else the first one that offers tools (the main
-// turn; e.g. not Gemini's router call), else the last.
+// Which request: among the conversation's turns (the requests that offer tools), the first one
+// that carries a tool result when there is one (it repeats the system prompt and first user
+// message too), else the first turn; with no turn at all, the last request.
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- request bodies are the agents' JSON, untyped by nature */
 export const WHERE = ['system', 'user', 'tool-result', 'after-tool-result'] as const;
@@ -218,8 +218,12 @@ function offersTools(body: any): boolean {
 /** Pick the request to compare against (see the header). */
 export function pickRequest(requests: any[], protocol?: WireProtocol): { index: number; body: any } {
   const bodies = (requests || []).filter((b) => b && typeof b === 'object');
-  for (let i = 0; i < bodies.length; i++) if (segmentsOf(bodies[i], protocol ?? protocolOf(bodies[i])).hasToolResult) return { index: i, body: bodies[i] };
-  for (let i = 0; i < bodies.length; i++) if (offersTools(bodies[i])) return { index: i, body: bodies[i] };
+  // The conversation's turns are the requests that offer tools: Claude Code also sends side
+  // requests without tools (token counting of a file it read, with that tool result) to the same
+  // endpoint, and Gemini CLI a router call.
+  const turns = bodies.some(offersTools) ? bodies.map((b, i) => i).filter((i) => offersTools(bodies[i])) : bodies.map((b, i) => i);
+  for (const i of turns) if (segmentsOf(bodies[i], protocol ?? protocolOf(bodies[i])).hasToolResult) return { index: i, body: bodies[i] };
+  if (turns.length && bodies.some(offersTools)) return { index: turns[0], body: bodies[turns[0]] };
   return bodies.length ? { index: bodies.length - 1, body: bodies[bodies.length - 1] } : { index: -1, body: null };
 }
 

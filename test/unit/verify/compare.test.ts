@@ -144,6 +144,17 @@ describe('compare', () => {
     assert.equal(pickRequest([router, main]).index, 1);
   });
 
+  it('compares against the conversation turns only, not a side request without tools', () => {
+    // Claude Code counts the tokens of a file it read in a request with no tools, sent to the same
+    // endpoint before the next turn; that request carries the tool result but not the reminders.
+    const [first, second] = claudeRequests();
+    const side = { model: 'claude-x', messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: '1\texport const x = 1;\n' }] }] };
+    assert.equal(pickRequest([first, side, second]).index, 2);
+    const r = compare({ requests: [first, side, second], parts: [...startParts, { where: 'after-tool-result', text: nested }], instructionTexts, tmpRoot: T, agent: 'claude-code' });
+    assert.equal(r.ok, true, r.report);
+    assert.equal(r.requestIndex, 2);
+  });
+
   it('reports an empty capture clearly', () => {
     const r = compare({ requests: [], parts: startParts });
     assert.equal(r.ok, false);
