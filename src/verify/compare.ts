@@ -221,7 +221,8 @@ export function pickRequest(requests: any[], protocol?: WireProtocol): { index: 
   // The conversation's turns are the requests that offer tools: Claude Code also sends side
   // requests without tools (token counting of a file it read, with that tool result) to the same
   // endpoint, and Gemini CLI a router call.
-  const turns = bodies.some(offersTools) ? bodies.map((b, i) => i).filter((i) => offersTools(bodies[i])) : bodies.map((b, i) => i);
+  const all = bodies.map((_b, i) => i);
+  const turns = bodies.some(offersTools) ? all.filter((i) => offersTools(bodies[i])) : all;
   for (const i of turns) if (segmentsOf(bodies[i], protocol ?? protocolOf(bodies[i])).hasToolResult) return { index: i, body: bodies[i] };
   if (turns.length && bodies.some(offersTools)) return { index: turns[0], body: bodies[turns[0]] };
   return bodies.length ? { index: bodies.length - 1, body: bodies[bodies.length - 1] } : { index: -1, body: null };
