@@ -2,6 +2,7 @@
 // the host. Type checking is `tsc --noEmit` (npm run typecheck).
 //   node scripts/build.mjs            extension + CLI into dist/
 //   node scripts/build.mjs --tests    also every test file into out/test/
+//   node scripts/build.mjs --review   also the real-world review (test/review) into out/test/review/
 import { build } from 'esbuild';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -37,5 +38,8 @@ if (process.argv.includes('--tests')) {
     build({ ...common, entryPoints: testFiles('test/unit'), outdir: 'out/test/unit', outbase: 'test/unit', external: ['vscode'] }),
     build({ ...common, entryPoints: testFiles('test/integration'), outdir: 'out/test/integration', outbase: 'test/integration', external: ['vscode', 'mocha'] }),
   );
+}
+if (process.argv.includes('--tests') || process.argv.includes('--review')) {
+  jobs.push(build({ ...common, entryPoints: ['test/review/cli.ts'], outfile: 'out/test/review/review.js' }));
 }
 await Promise.all(jobs);
