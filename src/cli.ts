@@ -8,6 +8,8 @@ import { CliGitIndex } from './core/git';
 import type { Chain, Diagnostic } from './core/model';
 import { findProfile, PROFILES } from './core/profiles';
 import type { Profile } from './core/profile';
+import { verify, type VerifyReport } from './verify/verify';
+import { RUNNABLE_AGENTS } from './verify/runAgent';
 
 declare const __VERSION__: string | undefined;
 
@@ -18,12 +20,17 @@ Commands:
   render <path>   Exactly the text the agent injects (at start, or with --on-read when it reads <path>)
   check [dir]     Lint every instruction file under dir (exit 1 on an error)
   agents          The agent profiles and the version each models
+  verify [path]   Run the agents installed here against a local fake model and check that they
+                  send what render shows, at start and when they read --read (exit 1: a
+                  difference; 3: an agent could not be run)
 
 Options:
   --agent <id>        Agent profile (default: claude-code; check: all, repeatable)
   --launch-dir <dir>  Where the agent starts (default: the repository root, else <path>'s folder)
   --home <dir>        Home directory the agent reads user files from (default: yours)
   --on-read           render: what the agent adds when it reads <path>
+  --agent-path <id>=<binary>  verify: where an agent's CLI is (default: on PATH; repeatable)
+  --read <file>       verify: the file the agent is asked to read (default: <path> when a file)
   --json              Machine-readable output
   --format <f>        check: text, json or sarif
   -h, --help          This help
@@ -31,7 +38,7 @@ Options:
 
 class UsageError extends Error {}
 
-function main(argv: string[]): number {
+function main(argv: string[]): number | Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -42,6 +49,9 @@ function main(argv: string[]): number {
         'launch-dir': { type: 'string' },
         home: { type: 'string' },
         'on-read': { type: 'boolean' },
+        'agent-path': { type: 'string', multiple: true },
+        read: { type: 'string' },
+        'keep-temp': { type: 'boolean' },
         json: { type: 'boolean' },
         format: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -123,6 +133,31 @@ function main(argv: string[]): number {
       }
       return ds.some((d) => d.severity === 'error') ? 1 : 0;
     }
+    case 'verify': {
+      if (rest.length > 1) throw new UsageError('verify takes one path');
+      const target = existing(rest[0] ?? '.', 'path');
+      const agentPaths: Record<string, string> = {};
+      for (const a of values['agent-path'] ?? []) {
+        const eq = a.indexOf('=');
+        if (eq <= 0 || eq === a.length - 1) throw new UsageError(`--agent-path takes <id>=<binary>, not "${a}"`);
+        profileOf(a.slice(0, eq));
+        agentPaths[a.slice(0, eq)] = a.slice(eq + 1);
+      }
+      if (values.read !== undefined) existing(values.read, 'file');
+      return verify({
+        target,
+        launchDir: dirOption(values['launch-dir'], 'launch-dir'),
+        home: dirOption(values.home, 'home'),
+        readFile: values.read,
+        agents: agents.length ? agents.map((p) => p.id) : [...RUNNABLE_AGENTS],
+        agentPaths,
+        keep: values['keep-temp'],
+        onProgress: values.json ? undefined : (m) => process.stderr.write(`${m}…\n`),
+      }).then((report) => {
+        out(values.json ? JSON.stringify(report, null, 2) : verifyText(report));
+        return report.exitCode;
+      });
+    }
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
@@ -132,6 +167,37 @@ function profileOf(id: string): Profile {
   const p = findProfile(id);
   if (!p) throw new UsageError(`unknown agent "${id}"; known agents: ${PROFILES.map((x) => x.id).join(', ')}`);
   return p;
+}
+
+/** Paths relative to the working folder when inside it, as the user typed them. */
+function shown(p: string): string {
+  const r = path.relative(process.cwd(), p);
+  return r && !r.startsWith('..') && !path.isAbsolute(r) ? r : p;
+}
+
+function verifyText(r: VerifyReport): string {
+  const lines = [`Verified ${shown(r.target)}, launched in ${shown(r.launchDir)}${r.readFile ? `, reading ${shown(r.readFile)}` : ' (start only)'}.`, ''];
+  for (const a of r.agents) {
+    const versions = a.versionRun ? `ran ${a.versionRun}, modelled ${a.versionModelled}` : `modelled ${a.versionModelled}`;
+    if (a.status === 'not-run') {
+      lines.push(`${a.name} (${a.agent}): not run — ${a.reason}`);
+      continue;
+    }
+    const n = a.phases.reduce((k, p) => k + p.differences.length, 0);
+    lines.push(`${a.name} (${a.agent}): ${versions} — ${a.status === 'match' ? 'matches byte for byte' : `${n} difference${n === 1 ? '' : 's'}`}`);
+    for (const p of a.phases) {
+      if (p.ok) {
+        lines.push(`  ${p.phase.padEnd(5)} matches byte for byte (${p.parts} part${p.parts === 1 ? '' : 's'})`);
+        continue;
+      }
+      for (const d of p.differences) {
+        lines.push(`  ${p.phase.padEnd(5)} ${d.file ? shown(d.file) : '(no file)'}${d.line ? ` (line ${d.line} of the part)` : ''}: ${d.message}`);
+        if (d.expected !== undefined) lines.push(`        expected: ${JSON.stringify(d.expected)}`);
+        if (d.sent !== undefined) lines.push(`        sent:     ${JSON.stringify(d.sent.length > 300 ? d.sent.slice(0, 300) + '…' : d.sent)}`);
+      }
+    }
+  }
+  return lines.join('\n');
 }
 
 function chainJson(c: Chain) {
@@ -215,9 +281,15 @@ function out(s: string): void {
   process.stdout.write(s + '\n');
 }
 
-try {
-  process.exitCode = main(process.argv.slice(2));
-} catch (e) {
+function fail(e: unknown): void {
   process.stderr.write(`instruction-lens: ${(e as Error).message}\n`);
   process.exitCode = e instanceof UsageError ? 2 : 1;
+}
+
+try {
+  const code = main(process.argv.slice(2));
+  if (typeof code === 'number') process.exitCode = code;
+  else code.then((c) => (process.exitCode = c), fail);
+} catch (e) {
+  fail(e);
 }

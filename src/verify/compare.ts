@@ -43,6 +43,10 @@ export interface CompareError {
   /** The part (index into parts) or instruction file the problem is about. */
   part?: number;
   file?: string;
+  /** For uncovered text: where in the request it was found, and at what offset of which segment. */
+  where?: string;
+  segment?: string;
+  offset?: number;
 }
 
 export interface CompareMatch {
@@ -297,6 +301,22 @@ export function explainMismatch(expected: string, segments: Segment[], tmpRoot?:
   ].join('\n');
 }
 
+/**
+ * Where `expected` and the request part nearest to it first differ: the segment holding the
+ * longest prefix of `expected`, the offset in `expected` where they part (`at`), and the same
+ * point in the segment (`sentAt`); with the segment's text from the matching start (`sentFrom`).
+ * Undefined when not even the first character is found.
+ */
+export function locateDifference(expected: string, segments: Segment[]): { segment: Segment; at: number; sentFrom: number; sentAt: number } | undefined {
+  let best: { segment: Segment; len: number; pos: number } | undefined;
+  for (const seg of segments) {
+    const pre = longestPrefixIn(seg.text, expected);
+    if (pre.len > 0 && (!best || pre.len > best.len)) best = { segment: seg, ...pre };
+  }
+  if (!best) return undefined;
+  return { segment: best.segment, at: best.len, sentFrom: best.pos, sentAt: best.pos + best.len };
+}
+
 // --- the comparison -------------------------------------------------------------------------
 
 const escapeHtml = (s: string): string => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&apos;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -410,6 +430,9 @@ export function compare({ requests, parts, instructionTexts = [], tmpRoot, agent
       errors.push({
         kind: 'uncovered-text',
         file: file.path,
+        where: u.seg.where,
+        segment: u.seg.path,
+        offset: u.pos,
         message: `text of ${file.path} is in the request but in no part: ${show(u.line, tmpRoot)} at ${u.seg.where} ${u.seg.path} offset ${u.pos}` +
           (uncovered.length > 1 ? ` (+${uncovered.length - 1} more line occurrence(s))` : '') +
           `\n    around it: …${show(u.seg.text.slice(Math.max(0, u.pos - ctx), u.pos), tmpRoot)} ⟨HERE⟩ ${show(u.seg.text.slice(u.pos, u.pos + u.line.length + ctx), tmpRoot)}`,

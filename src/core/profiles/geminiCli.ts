@@ -53,7 +53,7 @@ interface Settings {
 }
 
 /** strip-json-comments: `//` and `/* *\/` comments outside strings become spaces. */
-function stripJsonComments(s: string): string {
+export function stripJsonComments(s: string): string {
   let out = '';
   let inString = false;
   for (let i = 0; i < s.length; i++) {
