@@ -30,4 +30,5 @@ export const {
   runAgent, commandLine, baseEnv, isRunnable, RUNNABLE_AGENTS,
   compare, segmentsOf, pickRequest, protocolOf, probeLines, explainMismatch, WHERE,
   materialize, gitInit,
+  verify, compareVersions,
 } = h;

@@ -4,3 +4,4 @@ export { startFakeModel, findReadTool, listTools, sampleFromSchema } from './fak
 export { runAgent, commandLine, baseEnv, isRunnable, RUNNABLE_AGENTS } from './runAgent';
 export { compare, segmentsOf, pickRequest, protocolOf, probeLines, explainMismatch, WHERE } from './compare';
 export { materialize, gitInit } from './materialize';
+export { verify, compareVersions } from './verify';

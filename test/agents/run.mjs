@@ -6,6 +6,7 @@
 //   IL_AGENTS_PARALLEL=2   agents running at once (default 2)
 //   IL_AGENTS_KEEP=1       keep every temp fixture (those of a mismatch or an agent failure are always kept)
 //   IL_AGENTS_CLI=path     our CLI (default dist/cli.js; built with `node scripts/build.mjs` if absent)
+//   node test/agents/run.mjs --repo <checkout> [--read <file>]   a real repository instead (realRepo.mjs)
 //
 // Per case: lay the scenario out in a temp dir (src/verify/materialize.ts), run
 //   node dist/cli.js render <target> --agent <id> --launch-dir <d> --home <h> --json [--on-read]
@@ -21,6 +22,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
+import { defineRepoSuite, repoArguments } from './realRepo.mjs';
 import { installAgents, pinnedAgent, repoRoot } from '../../scripts/agents/install.mjs';
 import { compare, materialize, runAgent, RUNNABLE_AGENTS as AGENTS } from '../../scripts/agents/harness.mjs';
 
@@ -186,10 +188,12 @@ async function runCase(agent, scenario, phase) {
 // --- the suite ------------------------------------------------------------------------------
 
 const install = (() => { try { installAgents(); return null; } catch (e) { return e; } })();
-const scenarios = await loadScenarios();
+const repoMode = repoArguments(process.argv.slice(2));
+const scenarios = repoMode ? [] : await loadScenarios();
 const limit = limiter(parallel);
 
-for (const agent of onlyAgents) {
+if (repoMode) defineRepoSuite({ ...repoMode, agents: onlyAgents, install });
+else for (const agent of onlyAgents) {
   describe(agent, { concurrency: true }, () => {
     for (const scenario of scenarios.filter((s) => s.agents.includes(agent))) {
       for (const phase of scenario.readFile ? ['start', 'on-read'] : ['start']) {

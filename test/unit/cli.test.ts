@@ -152,4 +152,27 @@ describe('instruction-lens CLI', () => {
     assert.ok(r.code === 0 || r.code === 1);
     assert.ok(!/\n\s+at /.test(r.stderr));
   });
+  it('verify: agents that cannot run here say why; exit 3 when nothing differs but an agent was not run', () => {
+    const target = path.join(root, 'packages/api/src/server.ts');
+    const env = { ...process.env, HOME: home, PATH: '/usr/bin:/bin' };
+    const r = spawnSync(process.execPath, [CLI, 'verify', target, '--agent', 'cursor', '--agent', 'claude-code', '--launch-dir', root], { encoding: 'utf8', env });
+    assert.equal(r.status, 3, r.stderr);
+    assert.match(r.stdout, /Cursor \(cursor\): not run — cannot be verified: Cursor's agent runs inside the Cursor editor/);
+    assert.match(r.stdout, /Claude Code \(claude-code\): not run — not found: `claude` is not on PATH \(give its location with --agent-path claude-code=<binary>\)/);
+    const j = spawnSync(process.execPath, [CLI, 'verify', target, '--agent', 'copilot', '--json'], { encoding: 'utf8', env });
+    assert.equal(j.status, 3);
+    const report = JSON.parse(j.stdout);
+    assert.deepEqual(report.agents.map((a: { agent: string; status: string }) => [a.agent, a.status]), [['copilot', 'not-run']]);
+    const missing = spawnSync(process.execPath, [CLI, 'verify', target, '--agent-path', 'codex=/nonexistent/codex', '--agent', 'codex'], { encoding: 'utf8', env });
+    assert.equal(missing.status, 3);
+    assert.match(missing.stdout, /Codex CLI \(codex\): not run — not found: \/nonexistent\/codex does not exist/);
+  });
+
+  it('verify: bad usage is exit 2 with one line', () => {
+    for (const args of [['verify', root, '--agent-path', 'codex'], ['verify', root, '--agent-path', 'nope=/x'], ['verify', root, root]]) {
+      const r = run(args);
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+      assert.equal(r.stderr.trim().split('\n').length, 1);
+    }
+  });
 });
