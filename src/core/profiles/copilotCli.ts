@@ -50,6 +50,13 @@ const NESTED_TABLE_HEAD = [
 const DIR_FILES = [path.join('.github', 'copilot-instructions.md'), 'AGENTS.md', 'CLAUDE.md', 'GEMINI.md'];
 /** In the other folders (between them at start, below on read) `.claude/CLAUDE.md` is read too (observed p25, p26, p27). */
 const CHILD_FILES = [path.join('.github', 'copilot-instructions.md'), 'AGENTS.md', 'CLAUDE.md', path.join('.claude', 'CLAUDE.md'), 'GEMINI.md'];
+/**
+ * These three are found whatever the case of their name: the exact name if it exists, else the
+ * first entry of the folder's listing that matches it ignoring case (observed on real repositories:
+ * `agents.md`, `claude.md`, `gemini.md`, also `Agents.md`; with `gemini.md` and `Gemini.md` only,
+ * the one listed first). A docs page called `gemini.md` is thus sent as instructions.
+ */
+const ANY_CASE = new Set(['AGENTS.md', 'CLAUDE.md', 'GEMINI.md']);
 /** Only these expand `@imports` (observed p3: not GEMINI.md, copilot-instructions.md, rules or instruction files). */
 const IMPORTING = new Set(['AGENTS.md', 'CLAUDE.md']);
 /** The file plus 8 levels of imports are inlined; the 9th `@` stays text (observed p4). */
@@ -100,6 +107,21 @@ class Resolver {
     this.root = findGitRoot(ctx.fs, ctx.launchDir) ?? ctx.launchDir;
     this.realRoot = ctx.fs.realPath(this.root);
     this.configDir = configDir(ctx);
+  }
+
+  /** The file the CLI reads for `name` in `dir` (see ANY_CASE). */
+  locate(dir: string, name: string): string {
+    const exact = path.join(dir, name);
+    if (!ANY_CASE.has(name) || this.ctx.fs.stat(exact)) return exact;
+    const lower = name.toLowerCase();
+    const hit = this.ctx.fs.readDir(dir).find((e) => e.type === 'file' && e.name.toLowerCase() === lower);
+    return hit ? path.join(dir, hit.name) : exact;
+  }
+
+  /** Warn where a file loads only because the CLI matches its name ignoring case. */
+  warnCase(file: string, name: string, when: string): void {
+    if (!ANY_CASE.has(name) || path.basename(file) === name) return;
+    this.diagnostics.push(diag('name-case', file, `${AGENT} loads ${path.basename(file)} as instructions, because its name matches ${name} ignoring case; the model gets its text ${when}. Rename it if it is not meant for agents.`, undefined, { canonical: name }));
   }
 
   /** Read a file the way the CLI does; undefined (and a source when it exists) when it cannot. */
@@ -360,11 +382,11 @@ function resolve(ctx: ResolveContext): ProfileResult {
   // launch dir's parent first, each with the same four names.
   const between: string[] = [];
   for (let d = path.dirname(cwd); isInside(d, root) && d !== root; d = path.dirname(d)) between.push(d);
-  const candidates: { file: string; scope: string; kind: SourceKind }[] = [{ file: path.join(r.configDir, 'copilot-instructions.md'), scope: '/', kind: 'user' }];
+  const candidates: { file: string; name: string; scope: string; kind: SourceKind }[] = [{ file: path.join(r.configDir, 'copilot-instructions.md'), name: 'copilot-instructions.md', scope: '/', kind: 'user' }];
   const dirs = cwd === root ? [root] : [root, cwd];
-  for (const d of dirs) candidates.push({ file: path.join(d, DIR_FILES[0]), scope: d, kind: 'project' });
-  for (const d of dirs) for (const name of DIR_FILES.slice(1)) candidates.push({ file: path.join(d, name), scope: d, kind: 'project' });
-  for (const d of between) for (const name of CHILD_FILES) candidates.push({ file: path.join(d, name), scope: d, kind: 'project' });
+  for (const d of dirs) candidates.push({ file: r.locate(d, DIR_FILES[0]), name: DIR_FILES[0], scope: d, kind: 'project' });
+  for (const d of dirs) for (const name of DIR_FILES.slice(1)) candidates.push({ file: r.locate(d, name), name, scope: d, kind: 'project' });
+  for (const d of between) for (const name of CHILD_FILES) candidates.push({ file: r.locate(d, name), name, scope: d, kind: 'project' });
 
   const blocks: string[] = [];
   const seenText = new Map<string, string>();
@@ -381,7 +403,8 @@ function resolve(ctx: ResolveContext): ProfileResult {
     seenText.set(doc.text, c.file);
     const s = r.source(c.file, c.kind, c.scope, 'start', 'loaded', doc, '');
     r.sources.push(s);
-    const content = IMPORTING.has(path.basename(c.file)) ? r.expandImports(doc.text, c.file, c.scope, 'start', new Set([c.file]), 0, [c.file]) : doc.text;
+    r.warnCase(c.file, c.name, 'at start, in every session');
+    const content = IMPORTING.has(c.name) ? r.expandImports(doc.text, c.file, c.scope, 'start', new Set([c.file]), 0, [c.file]) : doc.text;
     s.reason = reasonForBlock(c.scope, r, content !== doc.text);
     r.inject(s, content);
     blocks.push(`<custom_instruction>\n${content}\n</custom_instruction>`);
@@ -489,9 +512,10 @@ function resolve(ctx: ResolveContext): ProfileResult {
   if (targetRel !== undefined) {
     for (let d = targetDir; isInside(d, root) && d !== root; d = path.dirname(d)) if (!loadedDirs.has(d)) nestedDirs.push(d); // innermost first
   }
+  const sentOnRead = new Map<string, string>();
   for (const d of nestedDirs) {
     for (const name of CHILD_FILES) {
-      const file = path.join(d, name);
+      const file = r.locate(d, name);
       const doc = r.read(file, 'project', d, 'on-read');
       if (!doc) continue;
       if (!r.insideRoot(file)) {
@@ -503,8 +527,18 @@ function resolve(ctx: ResolveContext): ProfileResult {
         r.sources.push(r.source(file, 'project', d, 'on-read', 'excluded', doc, `Empty or only white space; ${AGENT} skips it on read.`));
         continue;
       }
+      // A second name for a file already sent on read (CLAUDE.md → AGENTS.md) is skipped; two
+      // files with the same text are both sent (observed on real repositories).
+      const real = fs.realPath(file);
+      const sameFile = sentOnRead.get(real);
+      if (sameFile) {
+        r.sources.push(r.source(file, 'project', d, 'on-read', 'duplicate', doc, `A link to ${path.basename(sameFile)}, which ${AGENT} already sends for this folder; it sends the file once.`));
+        continue;
+      }
+      sentOnRead.set(real, file);
       const s = r.source(file, 'project', d, 'on-read', 'on-read', doc, `Below the launch directory: ${AGENT} adds it in a reminder when it reads a file here.`);
       r.sources.push(s);
+      r.warnCase(file, name, 'when the agent reads a file in this folder');
       const content = IMPORTING.has(path.basename(name)) ? r.expandImports(doc.text, file, d, 'on-read', new Set([file]), 0, [file]) : doc.text;
       r.inject(s, content);
       // Named by its real path, relative to the repository root (observed p23).
@@ -568,13 +602,18 @@ function notRead(r: Resolver, file: string, scope: string, reason: string): void
   r.diagnostics.push(diag('not-loaded', file, reason));
 }
 
+/** A glob matching `name` in any case: `AGENTS.md` → `[Aa][Gg][Ee][Nn][Tt][Ss].[Mm][Dd]`. */
+function anyCase(name: string): string {
+  return name.replace(/[A-Za-z]/g, (c) => `[${c.toUpperCase()}${c.toLowerCase()}]`);
+}
+
 export const copilotCli: Profile = {
   id: 'copilot-cli',
   agent: 'GitHub Copilot CLI',
   agentVersion: VERSION,
   verified: 'real agent',
   filePatterns: [
-    '**/AGENTS.md', '**/CLAUDE.md', '**/GEMINI.md', '**/.github/copilot-instructions.md',
+    ...[...ANY_CASE].map((name) => `**/${anyCase(name)}`), '**/.github/copilot-instructions.md',
     '**/.github/instructions/**/*.instructions.md', '**/.claude/rules/**/*.md',
   ],
   globalPaths: (env) => [path.join(configDir(env), 'copilot-instructions.md'), path.join(configDir(env), 'instructions')],

@@ -346,6 +346,42 @@ describe('copilot-cli: matching and on read', () => {
     assert.ok(!c.sources.some((s) => s.path === '/r/src/CLAUDE.local.md'));
   });
 
+  it('finds AGENTS.md, CLAUDE.md and GEMINI.md whatever the case of their name, at start and on read, and warns where one loads that way', () => {
+    // Observed (real repositories; q1, q2): the exact name wins, else the first listed case variant.
+    const t = tree({
+      '/r/.git/HEAD': '',
+      '/r/AGENTS.md': 'upper agents\n',
+      '/r/agents.md': 'lower agents, never read\n',
+      '/r/claude.md': 'lower claude\n@imp.md\n',
+      '/r/imp.md': 'imported\n',
+      '/r/gemini.md': 'a docs page\n',
+      '/r/docs/gemini.md': 'docs page about Gemini\n',
+      '/r/docs/Agents.md': 'mixed agents\n',
+      '/r/docs/x.ts': '',
+    });
+    const c = cli(t, '/r/docs/x.ts', '/r');
+    assert.equal(startText(c), [ci('upper agents\n'), ci(`lower claude\n@imp.md${imp('/r/imp.md', 'imported')}\n`), ci('a docs page\n')].join('\n\n'));
+    assert.equal(readText(c), rem('docs/Agents.md', 'mixed agents\n') + rem('docs/gemini.md', 'docs page about Gemini\n'));
+    assert.ok(!c.sources.some((s) => s.path === '/r/agents.md'));
+    const warned = c.diagnostics.filter((d) => d.code === 'name-case');
+    assert.deepEqual(warned.map((d) => `${d.severity} ${d.path}`), ['warning /r/claude.md', 'warning /r/gemini.md', 'warning /r/docs/Agents.md', 'warning /r/docs/gemini.md']);
+    assert.match(warned[3].message, /matches GEMINI\.md ignoring case; the model gets its text when the agent reads a file in this folder/);
+  });
+
+  it('on read: a CLAUDE.md that links to the AGENTS.md beside it is sent once; two files with the same text twice', () => {
+    const t = tree({
+      '/r/.git/HEAD': '',
+      '/r/a/b/AGENTS.md': 'ab agents\n',
+      '/r/a/b/c/AGENTS.md': 'same text\n',
+      '/r/a/b/c/CLAUDE.md': 'same text\n',
+      '/r/a/b/c/x.ts': '',
+    });
+    t.fs.symlink('/r/a/b/CLAUDE.md', '/r/a/b/AGENTS.md');
+    const c = cli(t, '/r/a/b/c/x.ts', '/r');
+    assert.equal(readText(c), rem('a/b/c/AGENTS.md', 'same text\n') + rem('a/b/c/CLAUDE.md', 'same text\n') + rem('a/b/AGENTS.md', 'ab agents\n'));
+    assert.equal(c.sources.find((s) => s.path === '/r/a/b/CLAUDE.md')?.status, 'duplicate');
+  });
+
   it('reads invalid UTF-8 lossily and says so (p24)', () => {
     const t = tree({ '/r/.git/HEAD': '', '/r/AGENTS.md': new Uint8Array([0x41, 0xff, 0x0a]) });
     const c = cli(t, '/r', '/r');
