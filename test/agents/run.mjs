@@ -18,7 +18,7 @@
 // Captures go to test-results/agents/<agent>/<scenario>-<phase>.json, also when the check fails.
 import assert from 'node:assert/strict';
 import { spawnSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, lstatSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync, lstatSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
@@ -108,11 +108,16 @@ function renderParts({ agent, target, launchDir, home, onRead }) {
 }
 
 /** The instruction files of a scenario as on disk: [{path, text}] (the read file excluded). */
+function realOrSelf(p) {
+  try { return realpathSync(p); } catch { return p; }
+}
+
 function instructionTextsOf(scenario, fx) {
   const out = [];
   const add = (root, rel, label) => {
     const abs = path.join(root, rel);
-    if (fx.readFile && abs === fx.readFile) return;
+    // The file read is not instruction text, also when the scenario reaches it through a link.
+    if (fx.readFile && (abs === fx.readFile || realOrSelf(abs) === realOrSelf(fx.readFile))) return;
     try {
       if (lstatSync(abs).isDirectory()) return;
       out.push({ path: label, text: readFileSync(abs, 'utf8') });

@@ -584,7 +584,11 @@ function resolve(ctx: ResolveContext): ProfileResult {
   //    first, each name in name order ([bundle] loadJitSubdirectoryMemory); always the tree format.
   const onReadEntries: Entry[] = [];
   if (isSubpath(ctx.launchDir, ctx.target)) {
-    const startDir = ctx.fs.stat(ctx.target)?.type === 'dir' ? ctx.target : path.dirname(ctx.target);
+    const logicalDir = ctx.fs.stat(ctx.target)?.type === 'dir' ? ctx.target : path.dirname(ctx.target);
+    // A file reached through a linked folder is looked up from its real folder, and the context
+    // files are named by their real paths (observed: scenario symlink-shapes).
+    const realDir = ctx.fs.realPath(logicalDir);
+    const startDir = realDir !== logicalDir && isSubpath(ctx.fs.realPath(ctx.launchDir), realDir) ? realDir : logicalDir;
     const seenIds = new Set<string>();
     for (const p of upwardFiles(ctx, startDir, ceiling, names)) {
       const id = loader.disk.identity(p);

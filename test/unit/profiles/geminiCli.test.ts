@@ -325,6 +325,18 @@ describe('gemini-cli: on read', () => {
     assert.deepEqual(c.onRead, [{ where: 'tool-result', text: jit(ctx('/r/a/GEMINI.md', `a/GEMINI.md: ${special}`), ctx('/r/a/b/c/GEMINI.md', 'a/b/c/GEMINI.md without newline')) }]);
   });
 
+  it('a file read through a linked folder: its real folders are searched and named (scenario symlink-shapes)', () => {
+    const t = tree({
+      '/r/.git/HEAD': 'x',
+      '/r/GEMINI.md': 'Root.\n',
+      '/r/libs/ui/GEMINI.md': 'Ui.\n',
+      '/r/libs/ui/src/button.ts': '',
+    });
+    t.fs.symlink('/r/packages/ui', '/r/libs/ui');
+    const c = chainOf(t, 'gemini-cli', '/r/packages/ui/src/button.ts', { launchDir: '/r' });
+    assert.deepEqual(c.onRead, [{ where: 'tool-result', text: jit(ctx('/r/libs/ui/GEMINI.md', 'Ui.')) }]);
+  });
+
   it('imports of a file loaded on read are inlined, and their sources load on read too', () => {
     const t = tree({ '/r/.git/HEAD': 'x', '/r/Apps/GEMINI.md': 'Apps\n', '/r/Apps/x/GEMINI.md': 'x gemini imports @../shared.md\n', '/r/Apps/shared.md': 'shared from Apps\n', '/r/Apps/x/y.ts': 'y\n' });
     const c = chainOf(t, 'gemini-cli', '/r/Apps/x/y.ts', { launchDir: '/r/Apps' });
