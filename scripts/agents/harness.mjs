@@ -31,4 +31,5 @@ export const {
   compare, segmentsOf, pickRequest, protocolOf, probeLines, explainMismatch, WHERE,
   materialize, gitInit,
   verify, compareVersions,
+  resolveChain, NodeFileSystem, CliGitIndex, findProfile,
 } = h;

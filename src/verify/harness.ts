@@ -5,3 +5,8 @@ export { runAgent, commandLine, baseEnv, isRunnable, RUNNABLE_AGENTS } from './r
 export { compare, segmentsOf, pickRequest, protocolOf, probeLines, explainMismatch, WHERE } from './compare';
 export { materialize, gitInit } from './materialize';
 export { verify, compareVersions } from './verify';
+// The core, for renders a test builds itself (e.g. through a file system that hides a file).
+export { resolveChain } from '../core/chain';
+export { NodeFileSystem } from '../core/fs';
+export { CliGitIndex } from '../core/git';
+export { findProfile } from '../core/profiles';

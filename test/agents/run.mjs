@@ -198,6 +198,8 @@ const scenarios = repoMode ? [] : await loadScenarios();
 const limit = limiter(parallel);
 
 if (repoMode) defineRepoSuite({ ...repoMode, agents: onlyAgents, install });
+// The verify command against the pinned agents: with the whole suite, or IL_VERIFY=1.
+else if ((!process.env.IL_SCENARIOS && !process.env.IL_AGENTS) || process.env.IL_VERIFY === '1') await import('./verifyCommand.mjs');
 else for (const agent of onlyAgents) {
   describe(agent, { concurrency: true }, () => {
     for (const scenario of scenarios.filter((s) => s.agents.includes(agent))) {
