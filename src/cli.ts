@@ -187,7 +187,7 @@ function verifyText(r: VerifyReport): string {
     lines.push(`${a.name} (${a.agent}): ${versions} — ${a.status === 'match' ? 'matches byte for byte' : `${n} difference${n === 1 ? '' : 's'}`}`);
     for (const p of a.phases) {
       if (p.ok) {
-        lines.push(`  ${p.phase.padEnd(5)} matches byte for byte (${p.parts} part${p.parts === 1 ? '' : 's'})`);
+        lines.push(`  ${p.phase.padEnd(5)} ${p.parts ? `matches byte for byte (${p.parts} part${p.parts === 1 ? '' : 's'})` : 'sends no instruction text, as modelled'}`);
         continue;
       }
       for (const d of p.differences) {
