@@ -92,43 +92,6 @@ function run(cwd: string, args: string[]): string | undefined {
 }
 
 /**
- * A fixed index for unit tests: tracked paths and committed texts given up front. The committed
- * texts are the default branch's tree; `refs` names that branch and its commit.
- */
-export class MemoryGitIndex implements GitIndex {
-  constructor(
-    private readonly fs: FileSystem,
-    private readonly tracked: ReadonlySet<string> = new Set(),
-    private readonly committed: ReadonlyMap<string, string> = new Map(),
-    private readonly refs: { defaultBranch?: string; commit?: string } = {},
-  ) {}
-
-  root(dir: string): string | undefined {
-    return findGitRoot(this.fs, dir);
-  }
-
-  trackedFiles(root: string): string[] | undefined {
-    return [...this.tracked].filter((p) => p.startsWith(root.endsWith('/') ? root : root + '/'));
-  }
-
-  committedText(_root: string, file: string): string | undefined {
-    return this.committed.get(file);
-  }
-
-  defaultBranch(): string {
-    return this.refs.defaultBranch ?? 'main';
-  }
-
-  committedFiles(root: string): string[] | undefined {
-    return [...this.committed.keys()].filter((p) => p.startsWith(root.endsWith('/') ? root : root + '/'));
-  }
-
-  commitOf(): string | undefined {
-    return this.refs.commit;
-  }
-}
-
-/**
  * A view of another index that answers each question once: for one pass over many folders
  * (`check`), where the repository does not change and every profile asks the same things.
  */

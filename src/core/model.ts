@@ -3,6 +3,7 @@
  * one target, with the budget they share, the problems found and the exact text injected.
  * Plain data, so the CLI can print it as JSON and the extension can render it.
  */
+import { byteCount, charCount } from './text';
 
 /** Who wrote a source and how the agent treats it. */
 export type SourceKind =
@@ -109,4 +110,18 @@ export interface Chain {
   start: RenderPart[];
   /** What the agent adds when it reads the target, verbatim. */
   onRead: RenderPart[];
+}
+
+/**
+ * A source as every profile starts one: loaded, nothing measured or injected yet, no reason;
+ * `fields` sets the rest. The one place a `Source` is built.
+ */
+export function newSource(path: string, kind: SourceKind, scope: string, loads: LoadTime, fields: Partial<Source> = {}): Source {
+  return { path, kind, scope, loads, status: 'loaded', chars: 0, bytes: 0, injectedChars: 0, injectedBytes: 0, reason: '', ...fields };
+}
+
+/** Record what the agent injects of a source, in both units. */
+export function setInjected(source: Source, text: string): void {
+  source.injectedChars = charCount(text);
+  source.injectedBytes = byteCount(text);
 }

@@ -43,3 +43,18 @@ export function filesBelow(fs: FileSystem, dir: string, accept: (name: string) =
   }
   return out;
 }
+
+/** The folder of the target: the target itself when it is a folder, else the folder holding it. */
+export function folderOf(fs: FileSystem, target: string): string {
+  return fs.stat(target)?.type === 'dir' ? target : path.dirname(target);
+}
+
+/** The folders strictly below `top` down to `dir` itself, outermost first; [] when `dir` is not below `top`. */
+export function dirsBelow(top: string, dir: string): string[] {
+  const out: string[] = [];
+  for (let d = dir; d !== top && isInside(d, top) && path.dirname(d) !== d; d = path.dirname(d)) out.push(d);
+  return out.reverse();
+}
+
+/** Folders no walk of ours enters: version control data and installed packages. */
+export const SKIP_DIRS: ReadonlySet<string> = new Set(['.git', 'node_modules', '.hg', '.svn']);

@@ -1,5 +1,7 @@
+import { diag } from './diagnostics';
 import type { FileSystem } from './fs';
-import { byteCount, charCount, decodeUtf8 } from './text';
+import type { Diagnostic, Severity } from './model';
+import { byteCount, charCount, decodeLossy, decodeUtf8, encode } from './text';
 
 /** One candidate instruction file as read from disk. */
 export type ReadResult =
@@ -48,4 +50,34 @@ export function describeReadFailure(r: Exclude<ReadResult, { state: 'ok' }>): st
     case 'not-utf8':
       return 'is not valid UTF-8 text';
   }
+}
+
+/** A file as an agent that decodes lossily reads it: always text, `problem` set when it was not clean UTF-8. */
+export type LossyRead =
+  | { state: 'ok'; text: string; chars: number; bytes: number; raw: Uint8Array; problem?: 'binary' | 'not-utf8' }
+  | Exclude<ReadResult, { state: 'ok' | 'binary' | 'not-utf8' }>;
+
+/**
+ * Read a file as agents written in JavaScript or Rust do (`fs.readFile(p, 'utf8')`,
+ * `String::from_utf8_lossy`): invalid sequences become U+FFFD, NUL bytes and a BOM are kept.
+ * `raw` is the bytes on disk, for agents that cut by bytes.
+ */
+export function readLossy(fs: FileSystem, p: string): LossyRead {
+  const r = readText(fs, p);
+  // Strict decoding succeeded, so encoding the text gives back the bytes on disk (a BOM included).
+  if (r.state === 'ok') return { ...r, raw: encode(r.text) };
+  if (r.state !== 'binary' && r.state !== 'not-utf8') return r;
+  let raw: Uint8Array;
+  try {
+    raw = fs.readFile(p);
+  } catch (e) {
+    return { state: 'unreadable', code: (e as { code?: string }).code ?? 'EIO' };
+  }
+  const text = decodeLossy(raw);
+  return { state: 'ok', text, chars: charCount(text), bytes: raw.byteLength, raw, problem: r.state };
+}
+
+/** The diagnostic for a file read lossily: `binary` or `not-utf8`, then what the agent does with it. */
+export function lossyDiagnostic(file: string, problem: 'binary' | 'not-utf8', whatTheAgentDoes: string, severity?: Severity): Diagnostic {
+  return diag(problem, file, `This file ${describeReadFailure({ state: problem, bytes: 0 })}: ${whatTheAgentDoes}`, undefined, undefined, severity);
 }

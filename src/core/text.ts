@@ -6,14 +6,16 @@ const lossyDecoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true })
 
 /** Count of Unicode code points, the unit Rust's `chars()` and most budgets count. */
 export function charCount(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
+  // Every UTF-16 unit, less one per surrogate pair; a lone surrogate counts as one.
+  let n = s.length;
+  for (let i = 0; i + 1 < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    if (c < 0xd800 || c > 0xdbff) continue;
+    const d = s.charCodeAt(i + 1);
+    if (d >= 0xdc00 && d <= 0xdfff) {
+      n--;
+      i++;
     }
-    n++;
   }
   return n;
 }
@@ -30,23 +32,13 @@ export function encode(s: string): Uint8Array {
 export function takeChars(s: string, n: number): string {
   if (n <= 0) return '';
   let count = 0;
-  for (let i = 0; i < s.length; i++) {
-    if (count === n) return s.slice(0, i);
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) i++;
-    }
+  let offset = 0;
+  for (const ch of s) {
+    if (count === n) return s.slice(0, offset);
+    offset += ch.length;
     count++;
   }
   return s;
-}
-
-/** The first `n` bytes of `s`, decoded lossily (a split character becomes U+FFFD), as Rust's `from_utf8_lossy`. */
-export function takeBytesLossy(s: string, n: number): string {
-  const bytes = encoder.encode(s);
-  if (bytes.byteLength <= n) return s;
-  return lossyDecoder.decode(bytes.subarray(0, Math.max(0, n)));
 }
 
 export type Decoded = { ok: true; text: string } | { ok: false; problem: 'binary' | 'not-utf8' };
@@ -84,14 +76,19 @@ export function offsetOfChar(s: string, n: number): number {
   return takeChars(s, n).length;
 }
 
-/** The offset in UTF-16 units of the character that contains byte `n`. */
+/**
+ * The offset in UTF-16 units of the character that holds byte `n` (0-based) of the UTF-8
+ * encoding: where a cut after `n` bytes falls, the split character included. In "aé", byte 2
+ * is the second byte of "é", so the answer is 1.
+ */
 export function offsetOfByte(s: string, n: number): number {
   let bytes = 0;
-  for (let i = 0; i < s.length; i++) {
-    if (bytes >= n) return i;
-    const cp = s.codePointAt(i)!;
+  let offset = 0;
+  for (const ch of s) {
+    const cp = ch.codePointAt(0)!;
     bytes += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-    if (cp >= 0x10000) i++;
+    if (bytes > n) return offset;
+    offset += ch.length;
   }
   return s.length;
 }
@@ -107,10 +104,6 @@ export function rustLines(s: string): string[] {
 // Rust's `char::is_whitespace` (Unicode White_Space). Differs from JS `trim()`: U+0085 is
 // white space in Rust, U+FEFF is not.
 const RUST_WS = /[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/;
-
-export function isRustWhitespace(ch: string): boolean {
-  return RUST_WS.test(ch);
-}
 
 /** Rust's `str::trim_start`. */
 export function rustTrimStart(s: string): string {

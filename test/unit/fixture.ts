@@ -1,6 +1,6 @@
 import { resolveChain } from '../../src/core/chain';
-import { MemoryGitIndex } from '../../src/core/git';
-import { MemoryFileSystem } from '../../src/core/memoryFs';
+import { MemoryGitIndex } from './doubles/memoryGit';
+import { MemoryFileSystem } from './doubles/memoryFs';
 import type { Chain } from '../../src/core/model';
 import { findProfile } from '../../src/core/profiles';
 

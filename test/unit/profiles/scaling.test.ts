@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MemoryGitIndex } from '../../../src/core/git';
-import { MemoryFileSystem } from '../../../src/core/memoryFs';
+import { MemoryGitIndex } from '../doubles/memoryGit';
+import { MemoryFileSystem } from '../doubles/memoryFs';
 import { chainOf, statuses } from '../fixture';
 
 // Seed 003: hosted agent sessions' guidance docs. The committed texts are the default branch's tree.

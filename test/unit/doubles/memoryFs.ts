@@ -1,9 +1,8 @@
 import * as path from 'node:path';
-import { DirEntry, FileStat, FileSystem, fsError } from './fs';
+import { DirEntry, FileStat, FileSystem, fsError } from '../../../src/core/fs';
 
 /**
- * An in-memory tree: the unit tests' disk, and the extension's overlay of unsaved editor
- * text over the real disk. Paths are absolute POSIX paths. Insertion order is the listing
+ * An in-memory tree: the unit tests' disk. Paths are absolute POSIX paths. Insertion order is the listing
  * order, like a file system that lists in creation order.
  */
 export class MemoryFileSystem implements FileSystem {
