@@ -18,10 +18,44 @@ export interface Profile {
   verified: string;
   /** File names and relative globs this agent may read as instructions (for `check` and watching). */
   filePatterns: readonly string[];
+  /**
+   * The file "Create Instruction File" makes, relative to the folder it goes in (`CLAUDE.md`,
+   * `.github/copilot-instructions.md`); none when the agent has no single main file.
+   */
+  mainFile?: string;
+  /**
+   * Whether the agent applies a conditional rule's glob to a file (`rel`: relative to the rule's
+   * scope, with `/`); `check` asks it for `glob-no-match`. Default: `matchesAny` with no options.
+   */
+  matchesGlob?: (rel: string, glob: string) => boolean;
+  /** Where the agent finds `@imports` in a file's text (the CodeLens shows where each leads). */
+  importRefs?: (text: string) => ImportRef[];
+  /**
+   * The settings this profile reads from `ResolveContext.settings`, with their defaults: the
+   * extension offers each as `instructionLens.<settingsSection>.<name>` (declared in package.json).
+   */
+  settings?: Readonly<Record<string, ProfileSetting>>;
+  /** The prefix of this profile's extension settings, e.g. `claudeCode`, `car`. */
+  settingsSection?: string;
+  /** Editor settings read under their own names (the Copilot profile models Copilot Chat in VS Code). */
+  editorSettings?: readonly string[];
   /** Absolute paths outside the project this agent reads (user, managed), for watching. */
   globalPaths(env: ProfileEnv): string[];
   /** Resolve the chain for one target. Must not throw on bad input: report it instead. */
   resolve(ctx: ResolveContext): ProfileResult;
+}
+
+/** An `@path` as written in a file: offsets of `@path` in the text, the path as written and to resolve. */
+export interface ImportRef {
+  start: number;
+  end: number;
+  written: string;
+  path: string;
+}
+
+/** One setting a profile reads, with the value it uses when the setting is not set. */
+export interface ProfileSetting {
+  default: number | boolean | string | null;
 }
 
 /** Where the agent runs: the parts of the environment that change what it reads. */

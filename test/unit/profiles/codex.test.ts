@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FileStat } from '../../../src/core/fs';
-import { readTomlTopLevel } from '../../../src/core/profiles/codex';
 import { chainOf, startText, statuses, tree } from '../fixture';
 
 // Codex CLI 0.171.0: openai/codex codex-rs/core/src/agents_md.rs, and the real binary on
@@ -225,7 +224,9 @@ describe('codex: config.toml', () => {
       ['project_doc_max_bytes = -1', /expected usize/],
       ['project_root_markers = ".git"', /expected a sequence/],
       ['project_doc_fallback_filenames = "CLAUDE.md"', /expected a sequence/],
-      ['project_doc_max_bytes = 5 5', /the line goes on/],
+      ['project_doc_max_bytes = 1.0', /invalid type: floating point `1`, expected usize/],
+      ['project_doc_max_bytes = 5 5', /Error loading .*config\.toml/],
+      ['project_doc_max_bytes = unquoted', /Error loading .*config\.toml/],
     ] as const) {
       const t = tree({ '/r/AGENTS.md': 'x\n', '/home/u/.codex/config.toml': `model = "m"\n${line}\n` });
       const c = chainOf(t, 'codex', '/r', { launchDir: '/r' });
@@ -239,11 +240,24 @@ describe('codex: config.toml', () => {
 
   it('reads multi-line arrays, comments, literal and quoted keys, hex and underscores; keys in tables do not count (probe cx14)', () => {
     const toml = "project_root_markers = [\n  '.marker', # comment\n  \"nothing\",\n]\nproject_doc_fallback_filenames = ['''NOTES.md''']\n\"project_doc_max_bytes\" = 0x10\nother = { a = 1, b = [1, 2] }\nwhen = 1979-05-27 07:32:00Z\n\n[profiles.x]\nproject_doc_max_bytes = 1\n";
-    const keys = readTomlTopLevel(toml);
-    assert.deepEqual(keys.map((k) => k.key.join('.')), ['project_root_markers', 'project_doc_fallback_filenames', 'project_doc_max_bytes', 'other', 'when']);
     const t = tree({ '/r/.git/HEAD': 'x', '/r/AGENTS.md': 'Root doc.\n', '/r/a/NOTES.md': 'a notes\n', '/r/.marker/x': 'm', '/home/u/.codex/config.toml': toml });
     const c = chainOf(t, 'codex', '/r/a', { launchDir: '/r/a' });
     assert.equal(startText(c), '# AGENTS.md instructions for /r/a\n\n<INSTRUCTIONS>\nRoot doc.\n\n\na note\n</INSTRUCTIONS>');
-    assert.deepEqual(readTomlTopLevel('a = 1_000\nb = "x\\ty"\n').map((k) => k.value), [{ kind: 'integer', value: 1000 }, { kind: 'string', value: 'x\ty' }]);
+    const under = tree({ '/r/AGENTS.md': 'x'.repeat(2000) + '\n', '/home/u/.codex/config.toml': 'project_doc_max_bytes = 1_000\n' });
+    assert.equal(chainOf(under, 'codex', '/r', { launchDir: '/r' }).budget.limit, 1000);
+  });
+
+  it('a config.toml that does not parse anywhere, a table included, is fatal, as for Codex (the whole file is parsed)', () => {
+    for (const toml of ['model = "m"\n[profiles.x]\nbroken = \n', 'a = 1\na = 2\n', 'name = "never closed\n']) {
+      const t = tree({ '/r/AGENTS.md': 'x\n', '/home/u/.codex/config.toml': toml });
+      const c = chainOf(t, 'codex', '/r', { launchDir: '/r' });
+      assert.match(c.fatal ?? '', /^Error loading \/home\/u\/\.codex\/config\.toml: /, toml);
+      assert.deepEqual(c.start, [], toml);
+      const d = c.diagnostics.find((x) => x.code === 'config-invalid');
+      assert.equal(d?.severity, 'error', toml);
+      assert.match(d?.message ?? '', /Codex refuses to start: config\.toml does not parse/);
+    }
+    const d = chainOf(tree({ '/r/AGENTS.md': 'x\n', '/home/u/.codex/config.toml': 'model = "m"\n[t]\nbroken = \n' }), 'codex', '/r', { launchDir: '/r' }).diagnostics[0];
+    assert.equal(d.line, 2, 'the diagnostic sits on the broken line');
   });
 });
