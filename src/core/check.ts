@@ -1,15 +1,15 @@
+import ignore, { type Ignore } from 'ignore';
 import micromatch from 'micromatch';
 import * as path from 'node:path';
 import { resolveChain, type Host } from './chain';
 import { diag, uniqueDiagnostics } from './diagnostics';
 import { SnapshotGitIndex } from './git';
 import { matchesAny, relativeInside } from './globs';
-import { isInside } from './paths';
+import { isInside, SKIP_DIRS } from './paths';
 import type { Diagnostic } from './model';
+import { governedFolder } from './patterns';
 import type { Profile } from './profile';
-
-/** Folders an ignore-aware walk never enters. */
-const SKIP_DIRS = new Set(['.git', 'node_modules', '.hg', '.svn']);
+import { readText } from './readText';
 
 export interface CheckResult {
   root: string;
@@ -22,7 +22,7 @@ export interface CheckResult {
 
 /**
  * Every file under `root` (git: tracked plus untracked-not-ignored; otherwise a walk that
- * honours the root `.gitignore`), relative with `/`.
+ * honours every `.gitignore` on the way, as git does), relative with `/`.
  */
 export function listFiles(host: Host, root: string): { files: string[]; via: 'git' | 'walk' } {
   const gitRoot = host.git.root(root);
@@ -37,41 +37,51 @@ export function listFiles(host: Host, root: string): { files: string[]; via: 'gi
   return { files: walk(host, root), via: 'walk' };
 }
 
+/** The `.gitignore` of one folder, with the folder it speaks for (relative to the walk's root). */
+interface IgnoreFile {
+  base: string;
+  rules: Ignore;
+}
+
+/**
+ * A walk that skips what git would ignore: each folder's `.gitignore` applies below it, a
+ * deeper file's rules (negations included) win over a shallower one's, and nothing below an
+ * ignored folder comes back (as in git). `.git/info/exclude` and the global excludes file are
+ * not read.
+ */
 function walk(host: Host, root: string): string[] {
-  const ignore = readIgnore(host, root);
   const out: string[] = [];
-  const stack = [''];
+  const stack: { rel: string; ignores: IgnoreFile[] }[] = [{ rel: '', ignores: [] }];
   while (stack.length) {
-    const rel = stack.pop()!;
-    for (const e of host.fs.readDir(path.join(root, rel))) {
+    const { rel, ignores: above } = stack.pop()!;
+    const dir = path.join(root, rel);
+    const own = readIgnore(host, dir, rel);
+    const ignores = own ? [...above, own] : above;
+    for (const e of host.fs.readDir(dir)) {
       const child = rel ? `${rel}/${e.name}` : e.name;
-      if (ignore.length && micromatch.isMatch(child, ignore, { dot: true })) continue;
       if (e.type === 'dir') {
-        if (!SKIP_DIRS.has(e.name)) stack.push(child);
-      } else if (e.type === 'file') out.push(child);
+        if (!SKIP_DIRS.has(e.name) && !isIgnored(ignores, child, true)) stack.push({ rel: child, ignores });
+      } else if (e.type === 'file' && !isIgnored(ignores, child, false)) out.push(child);
     }
   }
   return out.sort();
 }
 
-/** The root `.gitignore` as globs (enough for the common cases; negations are not honoured). */
-function readIgnore(host: Host, root: string): string[] {
-  let text = '';
-  try {
-    text = new TextDecoder().decode(host.fs.readFile(path.join(root, '.gitignore')));
-  } catch {
-    return [];
+function readIgnore(host: Host, dir: string, base: string): IgnoreFile | undefined {
+  const r = readText(host.fs, path.join(dir, '.gitignore'));
+  return r.state === 'ok' ? { base, rules: ignore().add(r.text) } : undefined;
+}
+
+/** Whether git ignores `rel`: the deepest `.gitignore` with a rule for it decides. */
+function isIgnored(ignores: readonly IgnoreFile[], rel: string, isDir: boolean): boolean {
+  for (let i = ignores.length - 1; i >= 0; i--) {
+    const { base, rules } = ignores[i];
+    const sub = base ? rel.slice(base.length + 1) : rel;
+    const verdict = rules.test(isDir ? `${sub}/` : sub);
+    if (verdict.ignored) return true;
+    if (verdict.unignored) return false;
   }
-  const out: string[] = [];
-  for (let line of text.split(/\r?\n/)) {
-    line = line.trim();
-    if (!line || line.startsWith('#') || line.startsWith('!')) continue;
-    const anchored = line.startsWith('/') || line.slice(0, -1).includes('/');
-    let g = line.replace(/^\//, '').replace(/\/$/, '');
-    if (!anchored) g = `**/${g}`;
-    out.push(g, `${g}/**`);
-  }
-  return out;
+  return false;
 }
 
 /**
@@ -100,12 +110,8 @@ export function check(host: Host, root: string, profiles: readonly Profile[], op
   const instructionFiles = files.filter((f) => matchers.some((m) => m(f)));
   const defaultLaunch = typeof opts.launchDir === 'string' ? path.resolve(opts.launchDir) : host.git.root(root) ?? root;
   const launchFor = typeof opts.launchDir === 'function' ? opts.launchDir : () => defaultLaunch;
-  // The folder each file governs: its own, or the one above a dot-folder (.claude/rules/x.md → .).
-  const dirs = instructionFiles.map((f) => {
-    const parts = f.split('/').slice(0, -1);
-    const dot = parts.findIndex((p) => p.startsWith('.'));
-    return path.join(root, ...(dot >= 0 ? parts.slice(0, dot) : parts));
-  });
+  // The folder each file governs: its own, or the one above the folders a pattern names (.claude/rules/x.md → .).
+  const dirs = instructionFiles.map((f) => governedFolder(path.join(root, f), patterns, root));
   const targets = [...new Set([root, ...dirs])].filter((d) => isInside(d, launchFor(d)));
   const diagnostics: Diagnostic[] = [];
   const globChecked = new Set<string>();
@@ -129,7 +135,8 @@ export function check(host: Host, root: string, profiles: readonly Profile[], op
         if (!s.globs || globChecked.has(`${s.path}\0${s.scope}`) || !s.path.startsWith(root + '/')) continue;
         globChecked.add(`${s.path}\0${s.scope}`);
         const inScope = filesUnder(s.scope);
-        const dead = s.globs.filter((g) => !inScope.some((f) => matchesAny(f, [g], { basenameAnywhere: profile.id === 'claude-code', folders: profile.id === 'claude-code' })));
+        const matches = profile.matchesGlob ?? ((rel: string, glob: string) => matchesAny(rel, [glob]));
+        const dead = s.globs.filter((g) => !inScope.some((f) => matches(f, g)));
         if (dead.length) {
           diagnostics.push(diag('glob-no-match', s.path, `${dead.map((g) => `"${g}"`).join(', ')} ${dead.length === 1 ? 'matches' : 'match'} no file under ${path.relative(root, s.scope) || '.'}; ${profile.agent} will never load this rule for ${dead.length === s.globs.length ? 'any file' : 'those patterns'}.`));
         }

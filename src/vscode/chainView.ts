@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import micromatch from 'micromatch';
 import * as vscode from 'vscode';
 import type { LoadTime, Source } from '../core/model';
 import type { Profile } from '../core/profile';
@@ -222,25 +221,13 @@ async function pickAgent(model: ActiveChainModel): Promise<void> {
 }
 
 /**
- * The file an agent reads first, from its patterns: the first that names one file
- * (`**\/CLAUDE.md` → `CLAUDE.md`, `**\/.github/copilot-instructions.md` → that path).
- */
-function mainFile(profile: Profile): string | undefined {
-  for (const pattern of profile.filePatterns) {
-    const tail = pattern.replace(/^(\*\*\/)+/, '');
-    if (!micromatch.scan(tail).isGlob) return tail;
-  }
-  return undefined;
-}
-
-/**
  * Create the selected agent's main file where the user chooses (the launch dir or the file's
  * folder), then open it. An existing file is opened, never overwritten.
  */
 async function createInstructionFile(model: ActiveChainModel): Promise<void> {
   const active = model.current;
   const profile = model.profile;
-  const name = mainFile(profile);
+  const name = profile.mainFile;
   if (!active || !name) {
     void vscode.window.showInformationMessage(active ? `${profile.agent} has no single main instruction file.` : 'Open a file first: the instruction file is created where the agent starts for it.');
     return;

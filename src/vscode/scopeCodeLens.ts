@@ -1,8 +1,7 @@
 import * as path from 'node:path';
-import micromatch from 'micromatch';
 import * as vscode from 'vscode';
-import { findClaudeImports } from '../core/markdown';
 import type { Source } from '../core/model';
+import { governedFolder } from '../core/patterns';
 import type { Profile } from '../core/profile';
 import type { ActiveChainModel, ResolvedChain } from './activeChain';
 import { VIEW_ID } from './chainView';
@@ -38,7 +37,7 @@ class InstructionFileFacts {
   views(document: vscode.TextDocument): AgentView[] {
     const file = document.uri.fsPath;
     const launchDir = this.model.launchDirFor(document.uri);
-    const dir = vscode.Uri.file(governedDir(file, this.model.profiles));
+    const dir = vscode.Uri.file(governedFolder(file, this.model.profiles.flatMap((p) => p.filePatterns)));
     return this.model.profiles.map((profile) => {
       const chain = this.model.chainFor(profile.id, dir, launchDir);
       const entries = chain.sources.filter((s) => s.path === file);
@@ -46,49 +45,27 @@ class InstructionFileFacts {
     });
   }
 
+  /** Each `@path` an agent followed, found the way that agent finds imports (`Profile.importRefs`). */
   imports(document: vscode.TextDocument, views = this.views(document)): ImportRef[] {
     const file = document.uri.fsPath;
-    const followed = new Map<string, { profile: Profile; source: Source }[]>();
+    let text: string | undefined;
+    const byPlace = new Map<string, ImportRef & { start: number }>();
     for (const { profile, chain } of views) {
-      for (const source of chain.sources) {
-        if (source.importedBy !== file) continue;
-        followed.set(source.path, [...(followed.get(source.path) ?? []), { profile, source }]);
+      const followed = new Map(chain.sources.filter((s) => s.importedBy === file).map((s) => [s.path, s]));
+      if (!followed.size || !profile.importRefs) continue;
+      text ??= document.getText();
+      for (const ref of profile.importRefs(text)) {
+        const target = ref.path.startsWith('~/') ? path.join(chain.home, ref.path.slice(2)) : path.resolve(path.dirname(file), ref.path);
+        const source = followed.get(target);
+        if (!source) continue;
+        const key = `${ref.start}:${ref.end}:${target}`;
+        const known = byPlace.get(key);
+        if (known) known.views.push({ profile, source });
+        else byPlace.set(key, { start: ref.start, range: new vscode.Range(document.positionAt(ref.start), document.positionAt(ref.end)), target, written: ref.written, views: [{ profile, source }] });
       }
     }
-    if (!followed.size) return [];
-    const text = document.getText();
-    const home = views[0]?.chain.home ?? '';
-    const out: ImportRef[] = [];
-    for (const ref of findClaudeImports(text).imports) {
-      const target = ref.path.startsWith('~/') ? path.join(home, ref.path.slice(2)) : path.resolve(path.dirname(file), ref.path);
-      const agents = followed.get(target);
-      if (!agents) continue;
-      out.push({ range: new vscode.Range(document.positionAt(ref.start), document.positionAt(ref.end)), target, written: ref.written, views: agents });
-    }
-    return out;
+    return [...byPlace.values()].sort((a, b) => a.start - b.start).map(({ range, target, written, views: agents }) => ({ range, target, written, views: agents }));
   }
-}
-
-/**
- * The folder a file governs: its own, or the one holding the dot-folder a pattern names
- * (`.claude/rules/x.md`, `.github/copilot-instructions.md` → the folder above).
- */
-function governedDir(file: string, profiles: readonly Profile[]): string {
-  const abs = file.replace(/^\//, '');
-  for (const pattern of profiles.flatMap((p) => p.filePatterns)) {
-    if (!micromatch.isMatch(abs, pattern, { dot: true })) continue;
-    const segments = pattern.replace(/^(\*\*\/)+/, '').split('/');
-    const fixed: string[] = [];
-    for (const s of segments) {
-      if (micromatch.scan(s).isGlob) break;
-      fixed.push(s);
-    }
-    const dirs = fixed.length === segments.length ? fixed.slice(0, -1) : fixed;
-    if (!dirs.length) return path.dirname(file);
-    const at = file.lastIndexOf(`/${dirs.join('/')}/`);
-    if (at >= 0) return file.slice(0, at) || '/';
-  }
-  return path.dirname(file);
 }
 
 class ScopeCodeLensProvider implements vscode.CodeLensProvider {

@@ -3,12 +3,12 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Profile } from '../core/profile';
 import { PROFILES } from '../core/profiles';
-import { CAR_DEFAULTS } from '../core/profiles/car';
 
 /**
- * The extension's settings, typed. `Config` mirrors `contributes.configuration` in package.json
- * (the manifest test checks that both agree, defaults included); nothing else reads
- * `workspace.getConfiguration`.
+ * The extension's settings, typed. `Config` and the settings each profile declares
+ * (`Profile.settings`, offered as `instructionLens.<settingsSection>.<name>`) mirror
+ * `contributes.configuration` in package.json (a unit test checks that both agree, defaults
+ * included); nothing else reads `workspace.getConfiguration`.
  */
 
 export const SECTION = 'instructionLens';
@@ -23,60 +23,38 @@ export interface Config {
   launchDirectory: LaunchDirectory;
   /** The home directory the agents read user files from; empty = the user's. */
   home: string;
-  'car.maxFiles': number;
-  'car.maxFileBytes': number;
-  'car.maxTotalBytes': number;
-  /** null = read `~/.claude.json` as Claude Code does. */
-  'claudeCode.approveExternalImports': boolean | null;
   'diagnostics.enabled': boolean;
   'diagnostics.disabledCodes': string[];
   'codeLens.enabled': boolean;
 }
 
-export type SettingKey = keyof Config;
+/** A setting a profile declares: `<settingsSection>.<name>` (`car.maxFiles`). */
+export type ProfileSettingKey = `${string}.${string}`;
 
-export const DEFAULTS: Readonly<Config> = {
+export type SettingKey = keyof Config | ProfileSettingKey;
+
+/** The value type of a setting: typed for ours, `unknown` for a profile's (the profile validates it). */
+export type SettingValue<K extends SettingKey> = K extends keyof Config ? Config[K] : unknown;
+
+/** Each profile's settings as `[profile setting name, our key, default]`. */
+function profileSettingKeys(profile: Profile): [string, ProfileSettingKey, unknown][] {
+  return Object.entries(profile.settings ?? {}).map(([name, s]) => [name, `${profile.settingsSection ?? profile.id}.${name}`, s.default]);
+}
+
+/** Every setting with its default: ours, then each profile's. The first profile is the default agent. */
+export const DEFAULTS: Readonly<Config & Record<ProfileSettingKey, unknown>> = {
   agents: PROFILES.map((p) => p.id),
-  defaultAgent: 'claude-code',
+  defaultAgent: PROFILES[0].id,
   launchDirectory: 'workspaceFolder',
   home: '',
-  'car.maxFiles': CAR_DEFAULTS.maxFiles,
-  'car.maxFileBytes': CAR_DEFAULTS.maxFileBytes,
-  'car.maxTotalBytes': CAR_DEFAULTS.maxTotalBytes,
-  'claudeCode.approveExternalImports': null,
+  ...Object.fromEntries(PROFILES.flatMap(profileSettingKeys).map(([, key, value]) => [key, value])),
   'diagnostics.enabled': true,
   'diagnostics.disabledCodes': [],
   'codeLens.enabled': true,
 };
 
-/** Which of our settings each profile receives as `ResolveContext.settings`, under which names. */
-const PROFILE_SETTINGS: Readonly<Record<string, Readonly<Record<string, SettingKey>>>> = {
-  'claude-code': { approveExternalImports: 'claudeCode.approveExternalImports' },
-  car: { maxFiles: 'car.maxFiles', maxFileBytes: 'car.maxFileBytes', maxTotalBytes: 'car.maxTotalBytes' },
-};
-
-/**
- * VS Code's own settings a profile reads under their own names: the Copilot profile models
- * Copilot Chat in VS Code, so this window's values are the ones that apply (src/core/profiles/copilot.ts).
- */
-const EDITOR_SETTINGS: Readonly<Record<string, readonly string[]>> = {
-  copilot: [
-    'chat.useAgentsMdFile',
-    'chat.useClaudeMdFile',
-    'chat.useNestedAgentsMdFiles',
-    'github.copilot.chat.codeGeneration.useInstructionFiles',
-    'chat.includeApplyingInstructions',
-    'chat.includeReferencedInstructions',
-    'chat.useCustomizationsInParentRepositories',
-    'github.copilot.chat.customInstructionsInSystemMessage',
-    'chat.instructionsFilesLocations',
-  ],
-};
-
-/** Settings that change what a chain holds: ours, and the editor's a profile reads. */
-const CHAIN_KEYS: readonly SettingKey[] = [
-  'agents', 'defaultAgent', 'launchDirectory', 'home', ...new Set(Object.values(PROFILE_SETTINGS).flatMap((m) => Object.values(m))),
-];
+/** Settings that change what a chain holds: ours, and every profile's. */
+const CHAIN_KEYS: readonly SettingKey[] = ['agents', 'defaultAgent', 'launchDirectory', 'home', ...PROFILES.flatMap(profileSettingKeys).map(([, key]) => key)];
 
 export class Settings implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<vscode.ConfigurationChangeEvent>();
@@ -87,9 +65,9 @@ export class Settings implements vscode.Disposable {
   });
 
   /** A setting's value; without a scope, as the first workspace folder sees it (its own `.vscode/settings.json` included). */
-  get<K extends SettingKey>(key: K, scope: vscode.ConfigurationScope | undefined = vscode.workspace.workspaceFolders?.[0]?.uri): Config[K] {
-    const value = vscode.workspace.getConfiguration(SECTION, scope).get<Config[K]>(key);
-    return value === undefined ? DEFAULTS[key] : value;
+  get<K extends SettingKey>(key: K, scope: vscode.ConfigurationScope | undefined = vscode.workspace.workspaceFolders?.[0]?.uri): SettingValue<K> {
+    const value = vscode.workspace.getConfiguration(SECTION, scope).get<SettingValue<K>>(key);
+    return value === undefined ? (DEFAULTS[key] as SettingValue<K>) : value;
   }
 
   /**
@@ -114,13 +92,17 @@ export class Settings implements vscode.Disposable {
 
   /** The settings one profile reads, by the names it reads them under. */
   profileSettings(profileId: string, scope?: vscode.ConfigurationScope): Record<string, unknown> {
+    const profile = PROFILES.find((p) => p.id === profileId);
+    if (!profile) return {};
     const out: Record<string, unknown> = {};
-    for (const [name, key] of Object.entries(PROFILE_SETTINGS[profileId] ?? {})) {
+    for (const [name, key] of profileSettingKeys(profile)) {
       const value = this.get(key, scope);
       if (value !== null && value !== undefined) out[name] = value;
     }
     const editor = vscode.workspace.getConfiguration(undefined, scope);
-    for (const key of EDITOR_SETTINGS[profileId] ?? []) {
+    // VS Code's own settings a profile reads under their own names (the Copilot profile models
+    // Copilot Chat in VS Code, so this window's values are the ones that apply).
+    for (const key of profile.editorSettings ?? []) {
       // Only what this window defines: without Copilot Chat the profile keeps its own defaults.
       const value = editor.get(key);
       if (value !== undefined) out[key] = value;
@@ -149,5 +131,5 @@ export class Settings implements vscode.Disposable {
 }
 
 function editorKeys(): string[] {
-  return Object.values(EDITOR_SETTINGS).flat();
+  return PROFILES.flatMap((p) => p.editorSettings ?? []);
 }

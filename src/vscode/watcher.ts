@@ -3,6 +3,8 @@ import { readdirSync, statSync, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import micromatch from 'micromatch';
 import * as vscode from 'vscode';
+import { SKIP_DIRS } from '../core/paths';
+import { fixedNames } from '../core/patterns';
 import type { Profile } from '../core/profile';
 import type { Settings } from './settings';
 
@@ -11,7 +13,6 @@ const DEBOUNCE_MS = 150;
 /** How often the paths outside the workspace folders are looked at. */
 const POLL_MS = 1000;
 /** Folders never worth watching: huge, and never holding instructions an agent reads. */
-const SKIP_DIRS = new Set(['.git', 'node_modules', '.hg', '.svn']);
 /** A watched folder outside the workspace (a rules folder) is looked at this deep, this wide. */
 const FOLDER_DEPTH = 3;
 const FOLDER_ENTRIES = 500;
@@ -211,16 +212,7 @@ function signature(p: string): string {
  * `<dir>/.claude/rules`. Patterns with no fixed part (`**\/*.md`) give nothing.
  */
 export function ancestorCandidates(dir: string, profiles: readonly Profile[]): string[] {
-  const tails = new Set<string>();
-  for (const pattern of profiles.flatMap((p) => p.filePatterns)) {
-    const segments = pattern.replace(/^(\*\*\/)+/, '').split('/');
-    const fixed: string[] = [];
-    for (const s of segments) {
-      if (micromatch.scan(s).isGlob) break;
-      fixed.push(s);
-    }
-    if (fixed.length) tails.add(fixed.join('/'));
-  }
+  const tails = new Set(profiles.flatMap(fixedNames));
   const out: string[] = [];
   for (let d = dir; ; d = path.dirname(d)) {
     for (const tail of tails) out.push(path.join(d, tail));

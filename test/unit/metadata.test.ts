@@ -1,8 +1,11 @@
+import micromatch from 'micromatch';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { RULES } from '../../src/core/diagnostics';
+import { fixedNames } from '../../src/core/patterns';
 import { PROFILES } from '../../src/core/profiles';
 
 const root = path.resolve(__dirname, '../../..');
@@ -33,9 +36,49 @@ describe('project metadata', () => {
 
   it('package.json, the CHANGELOG and the CLI agree on the version', () => {
     assert.match(read('CHANGELOG.md'), new RegExp(`^## \\[${pkg.version.replace(/\./g, '\\.')}\\]`, 'm'));
+    const cli = spawnSync(process.execPath, [path.join(root, 'dist/cli.js'), '--version'], { encoding: 'utf8' });
+    assert.equal(cli.stdout.trim(), pkg.version);
   });
 
   it('the README names the test command', () => {
     assert.match(readme, /^npm test\b/m);
+  });
+});
+
+// package.json lists the agents by hand (VS Code reads it before any code runs); these checks
+// make a profile missing from it fail here, in `npm run test:unit`, not in a VS Code window.
+describe('the manifest and the profile list', () => {
+  const pkg = JSON.parse(read('package.json'));
+  const properties = pkg.contributes.configuration.properties as Record<string, { default: unknown; enum?: string[]; items?: { enum?: string[] } }>;
+  const ids = PROFILES.map((p) => p.id);
+
+  it('every profile id, in registry order, is in the agents enum and default and the defaultAgent enum', () => {
+    assert.deepEqual(properties['instructionLens.agents'].items?.enum, ids, 'add the profile id to instructionLens.agents items.enum in package.json');
+    assert.deepEqual(properties['instructionLens.agents'].default, ids, 'add the profile id to instructionLens.agents default in package.json');
+    assert.deepEqual(properties['instructionLens.defaultAgent'].enum, ids, 'add the profile id to instructionLens.defaultAgent enum in package.json');
+    assert.equal(properties['instructionLens.defaultAgent'].default, ids[0], 'the first profile is the default agent');
+  });
+
+  it('every rule code can be turned off', () => {
+    assert.deepEqual(properties['instructionLens.diagnostics.disabledCodes'].items?.enum, Object.keys(RULES));
+  });
+
+  it("every profile's settings are declared, with the profile's defaults", () => {
+    for (const p of PROFILES) {
+      for (const [name, setting] of Object.entries(p.settings ?? {})) {
+        const key = `instructionLens.${p.settingsSection ?? p.id}.${name}`;
+        assert.ok(properties[key], `package.json declares ${key}`);
+        assert.deepEqual(properties[key].default, setting.default, `default of ${key}`);
+      }
+    }
+  });
+
+  it("the extension activates where any profile's main file is, and when its view opens", () => {
+    const globs = (pkg.activationEvents as string[]).filter((e) => e.startsWith('workspaceContains:')).map((e) => e.slice('workspaceContains:'.length));
+    for (const p of PROFILES) {
+      const name = p.mainFile ?? fixedNames(p)[0];
+      assert.ok(globs.some((g) => micromatch.isMatch(`x/${name}`, g, { dot: true })), `add "workspaceContains:**/${name}" to activationEvents for ${p.id}`);
+    }
+    assert.ok(pkg.activationEvents.includes('onView:instructionLens.chain'));
   });
 });

@@ -182,6 +182,9 @@ export const car: Profile = {
   agentVersion: 'car-server-core 0.55.0 (seed 002)',
   verified: 'docs',
   filePatterns: ['**/CLAUDE.md', '**/AGENTS.md'],
+  mainFile: 'CLAUDE.md',
+  settingsSection: 'car',
+  settings: { maxFiles: { default: CAR_DEFAULTS.maxFiles }, maxFileBytes: { default: CAR_DEFAULTS.maxFileBytes }, maxTotalBytes: { default: CAR_DEFAULTS.maxTotalBytes } },
   globalPaths: () => [],
   resolve,
 };

@@ -383,7 +383,7 @@ function resolve(ctx: ResolveContext): ProfileResult {
   const matched: Entry[] = [];
   for (const c of conditional) {
     const rel = relativeInside(c.base, ctx.target);
-    const hit = rel !== undefined && rel !== '' && matchesAny(rel, c.globs, { basenameAnywhere: true, folders: true });
+    const hit = rel !== undefined && rel !== '' && matchesAny(rel, c.globs, GLOBS);
     c.entry.source.globs = c.globs;
     c.entry.source.loads = 'on-read';
     c.entry.source.scope = c.base;
@@ -473,12 +473,24 @@ function reasonAtStart(e: Entry): string {
   }
 }
 
+/**
+ * How `paths:` globs match: a pattern without `/` matches a file name at any depth, and a
+ * pattern that matches a folder matches everything in it (observed on Claude Code 2.1.332).
+ */
+const GLOBS = { basenameAnywhere: true, folders: true } as const;
+
 export const claudeCode: Profile = {
   id: 'claude-code',
   agent: 'Claude Code',
   agentVersion: '2.1.332',
   verified: 'real agent',
   filePatterns: ['**/CLAUDE.md', '**/CLAUDE.local.md', '**/.claude/CLAUDE.md', '**/.claude/rules/**/*.md', '**/AGENTS.md', '**/.claude/AGENTS.md'],
+  mainFile: 'CLAUDE.md',
+  matchesGlob: (rel, glob) => matchesAny(rel, [glob], GLOBS),
+  settingsSection: 'claudeCode',
+  // null: read the project's hasClaudeMdExternalIncludesApproved from ~/.claude.json, as Claude Code does.
+  settings: { approveExternalImports: { default: null } },
+  importRefs: (text) => findClaudeImports(text).imports,
   globalPaths: (env) => [
     path.join(managedDir(env.platform), 'CLAUDE.md'),
     path.join(managedDir(env.platform), '.claude', 'rules'),

@@ -128,6 +128,7 @@ function makeProfile(v: Variant): Profile {
             '**/.github/copilot-instructions.md', '**/.windsurfrules', '**/.windsurfrules/*', '**/.plandex/instructions.md',
             '**/.crush/CLAUDE.md', '**/.crush/rules/*',
           ],
+    mainFile: 'CLAUDE.md',
     globalPaths: () => [],
     resolve: (ctx) => resolve(v, ctx),
   };

@@ -487,6 +487,9 @@ export const copilot: Profile = {
     '**/.github/copilot-instructions.md', '**/AGENTS.md', '**/CLAUDE.md', '**/CLAUDE.local.md', '**/.claude/CLAUDE.md',
     '**/.github/instructions/*.instructions.md', '**/.claude/rules/*.md',
   ],
+  mainFile: '.github/copilot-instructions.md',
+  matchesGlob: vscodeMatches,
+  editorSettings: Object.keys(DEFAULTS).filter((k) => k !== 'readFileTool'),
   globalPaths: (env) => [path.join(env.home, '.copilot', 'instructions'), path.join(env.home, '.claude', 'rules'), path.join(env.home, '.claude', 'CLAUDE.md')],
   resolve,
 };

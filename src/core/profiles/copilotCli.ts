@@ -5,7 +5,7 @@ import { findGitRoot } from '../git';
 import { globProblem, matchesAny, relativeInside } from '../globs';
 import type { Diagnostic, RenderPart, Source, SourceKind } from '../model';
 import { compareRustPaths, isInside } from '../paths';
-import type { Profile, ProfileResult, ResolveContext } from '../profile';
+import type { ImportRef, Profile, ProfileResult, ResolveContext } from '../profile';
 import { describeReadFailure, readText, sizes } from '../readText';
 import { decodeLossy } from '../text';
 
@@ -69,6 +69,17 @@ const ALWAYS = new Set(['**', '**/*', '*']);
 // p19, p20). Trailing `.,;:!?)]}` are not part of the path.
 const IMPORT_RE = /(^|[^A-Za-z0-9._%+-])@([^\s<>"'`]+)/gmu;
 const TRAILING = /[.,;:!?)\]}]+$/;
+
+/** The `@imports` of a text as the CLI finds them, code spans included (the caller tells them apart). */
+function importRefs(text: string): ImportRef[] {
+  const out: ImportRef[] = [];
+  for (const m of text.matchAll(IMPORT_RE)) {
+    const start = (m.index ?? 0) + m[1].length;
+    const token = m[2].replace(TRAILING, '');
+    if (token) out.push({ start, end: start + 1 + token.length, written: token, path: token });
+  }
+  return out;
+}
 
 interface Doc {
   /** Text as the CLI sees it: lossy UTF-8, byte order mark dropped (observed p18, p24). */
@@ -172,13 +183,7 @@ class Resolver {
     const spans = codeSpans(text);
     let out = '';
     let last = 0;
-    IMPORT_RE.lastIndex = 0;
-    const matches = [...text.matchAll(IMPORT_RE)];
-    for (const m of matches) {
-      const at = (m.index ?? 0) + m[1].length;
-      const token = m[2].replace(TRAILING, '');
-      const end = at + 1 + token.length;
-      if (!token) continue;
+    for (const { start: at, end, path: token } of importRefs(text)) {
       const place = { text, start: at, end };
       if (spans.some((s) => at >= s.start && at < s.end)) {
         this.diagnostics.push(diag('import-in-code', file, `@${token} is inside code, so ${AGENT} does not import it.`, place));
@@ -616,6 +621,9 @@ export const copilotCli: Profile = {
     ...[...ANY_CASE].map((name) => `**/${anyCase(name)}`), '**/.github/copilot-instructions.md',
     '**/.github/instructions/**/*.instructions.md', '**/.claude/rules/**/*.md',
   ],
+  mainFile: 'AGENTS.md',
+  matchesGlob: cliMatches,
+  importRefs,
   globalPaths: (env) => [path.join(configDir(env), 'copilot-instructions.md'), path.join(configDir(env), 'instructions')],
   resolve,
 };

@@ -267,6 +267,7 @@ export const cursor: Profile = {
   agentVersion: 'docs (cursor.com/docs/rules, 2026)',
   verified: 'docs',
   filePatterns: ['**/.cursor/rules/**/*.mdc', '**/.cursor/rules/**/*.md', '**/AGENTS.md', '.cursorrules', 'CLAUDE.md'],
+  mainFile: 'AGENTS.md',
   globalPaths: () => [],
   resolve,
 };

@@ -644,6 +644,8 @@ export const geminiCli: Profile = {
   verified: 'real agent',
   // context.fileName may name other files; they cannot be known statically.
   filePatterns: ['**/GEMINI.md'],
+  mainFile: DEFAULT_CONTEXT_FILENAME,
+  importRefs: (text) => findImports(text).map((r) => ({ ...r, written: r.path })),
   globalPaths: (env) => [path.join(geminiHome(env), GEMINI_DIR, DEFAULT_CONTEXT_FILENAME), path.join(geminiHome(env), GEMINI_DIR, 'settings.json')],
   resolve,
 };

@@ -564,6 +564,7 @@ export const scaling: Profile = {
   agentVersion: 'docs (seed 003)',
   verified: 'docs',
   filePatterns: ['**/AGENTS.md', '**/CLAUDE.md', '.claude/skills/*/SKILL.md', '.agents/skills/*/SKILL.md'],
+  mainFile: 'AGENTS.md',
   globalPaths: () => [],
   resolve,
 };

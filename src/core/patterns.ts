@@ -1,0 +1,47 @@
+import micromatch from 'micromatch';
+import * as path from 'node:path';
+import type { Profile } from './profile';
+
+/**
+ * What a profile's `filePatterns` say without globbing: the fixed names behind them. The file
+ * watcher, the CodeLens, the chain view and `check` all ask these questions; this is the one
+ * place that answers them.
+ */
+
+/**
+ * The fixed part of a pattern, after its leading `**\/`: `**\/CLAUDE.md` → `CLAUDE.md` (a whole
+ * file name), `**\/.claude/rules/**\/*.md` → `.claude/rules` (a folder), `**\/*.md` → nothing.
+ */
+export function fixedPart(pattern: string): { path: string; isFile: boolean } {
+  const segments = pattern.replace(/^(\*\*\/)+/, '').split('/');
+  const fixed: string[] = [];
+  for (const s of segments) {
+    if (micromatch.scan(s).isGlob) break;
+    fixed.push(s);
+  }
+  return { path: fixed.join('/'), isFile: fixed.length === segments.length };
+}
+
+/** The fixed names behind a profile's patterns, files and folders, in pattern order. */
+export function fixedNames(profile: Pick<Profile, 'filePatterns'>): string[] {
+  return [...new Set(profile.filePatterns.map((p) => fixedPart(p).path).filter((p) => p !== ''))];
+}
+
+/**
+ * The folder a file governs: its own, or the one holding the folders a pattern names
+ * (`.claude/rules/x.md`, `.github/copilot-instructions.md` → the folder above them).
+ * `file` is absolute with `/`; patterns are matched from `root` (where a pattern without `**\/`,
+ * such as `.claude/skills/*\/SKILL.md`, is anchored).
+ */
+export function governedFolder(file: string, patterns: readonly string[], root = '/'): string {
+  const rel = path.relative(root, file).split(path.sep).join('/');
+  for (const pattern of patterns) {
+    if (!micromatch.isMatch(rel, pattern, { dot: true })) continue;
+    const { path: fixed, isFile } = fixedPart(pattern);
+    const dirs = fixed === '' ? [] : isFile ? fixed.split('/').slice(0, -1) : fixed.split('/');
+    if (!dirs.length) return path.dirname(file);
+    const at = file.lastIndexOf(`/${dirs.join('/')}/`);
+    if (at >= 0) return file.slice(0, at) || '/';
+  }
+  return path.dirname(file);
+}
