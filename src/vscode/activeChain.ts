@@ -37,7 +37,6 @@ export class ActiveChainModel implements vscode.Disposable {
   private active: ActiveChain | undefined;
   private activeUri: vscode.Uri | undefined;
   private readonly cache = new Map<string, ResolvedChain>();
-  private readonly agentKey = new ContextKey<string>('instructionLens.agent');
   private readonly hasChainKey = new ContextKey<boolean>('instructionLens.hasChain');
   private readonly disposables: vscode.Disposable[] = [];
   /** Unsaved text cannot create a `.git`: the plain disk answers where the repository is. */
@@ -112,7 +111,6 @@ export class ActiveChainModel implements vscode.Disposable {
     const profile = this.profile;
     const uri = this.activeUri;
     this.active = uri ? { uri, profile, chain: this.chainFor(profile.id, uri) } : undefined;
-    void this.agentKey.set(profile.id);
     void this.hasChainKey.set(!!this.active);
     this.trackSources();
     this.emitter.fire(this.active);

@@ -1,8 +1,11 @@
 import * as path from 'node:path';
 import { diag, nearestExisting } from '../diagnostics';
-import type { Diagnostic, RenderPart, Source, SourceKind } from '../model';
+import { sizes } from '../readText';
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { newSource, setInjected, type Diagnostic, type RenderPart, type Source, type SourceKind } from '../model';
+import { folderOf } from '../paths';
 import type { Profile, ProfileResult, ResolveContext } from '../profile';
-import { byteCount, charCount, decodeLossy } from '../text';
+import { charCount, decodeLossy } from '../text';
 
 /**
  * Gemini CLI 0.61.0 (`gemini -p`). A port of packages/core `utils/memoryDiscovery.js`,
@@ -52,33 +55,6 @@ interface Settings {
   markers: string[];
 }
 
-/** strip-json-comments: `//` and `/* *\/` comments outside strings become spaces. */
-export function stripJsonComments(s: string): string {
-  let out = '';
-  let inString = false;
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i];
-    if (inString) {
-      out += c;
-      if (c === '\\') out += s[++i] ?? '';
-      else if (c === '"') inString = false;
-      continue;
-    }
-    if (c === '"') {
-      inString = true;
-      out += c;
-    } else if (c === '/' && s[i + 1] === '/') {
-      while (i < s.length && s[i] !== '\n') i++;
-      out += '\n';
-    } else if (c === '/' && s[i + 1] === '*') {
-      const end = s.indexOf('*/', i + 2);
-      i = end < 0 ? s.length : end + 1;
-      out += ' ';
-    } else out += c;
-  }
-  return out;
-}
-
 /**
  * [bundle] settings.js _doLoadSettings + mergeSettings: system defaults < user < workspace
  * (`<launch dir>/.gemini/settings.json`, not read when the launch dir is the home dir) <
@@ -102,11 +78,12 @@ function readSettings(ctx: ResolveContext, diagnostics: Diagnostic[]): Settings 
     } catch {
       continue;
     }
-    let data: unknown;
-    try {
-      data = JSON.parse(stripJsonComments(text));
-    } catch (e) {
-      diagnostics.push(diag('config-invalid', file, `Gemini CLI cannot parse this settings file (${(e as Error).message}) and ignores it.`, undefined, undefined, 'warning'));
+    // strip-json-comments, then JSON.parse: comments are allowed, trailing commas are not.
+    const errors: ParseError[] = [];
+    const data: unknown = parseJsonc(text, errors, { allowTrailingComma: false, disallowComments: false, allowEmptyContent: false });
+    if (errors.length) {
+      const e = errors[0];
+      diagnostics.push(diag('config-invalid', file, `Gemini CLI cannot parse this settings file (${printParseErrorCode(e.error)} at offset ${e.offset}) and ignores it.`, { text, start: e.offset, end: e.offset + e.length }, undefined, 'warning'));
       continue;
     }
     const context = data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>).context : undefined;
@@ -239,20 +216,9 @@ export function findCodeRegions(content: string): [number, number][] {
   return out;
 }
 
-/** [bundle] findProjectRoot (import processor): the nearest ancestor holding a marker, else the start dir. */
-function importRoot(ctx: ResolveContext, startDir: string, markers: string[]): string {
-  if (markers.length === 0) return path.resolve(startDir);
-  for (let d = path.resolve(startDir); ; d = path.dirname(d)) {
-    for (const m of markers) {
-      if (path.isAbsolute(m) || m.includes('..')) continue;
-      if (ctx.fs.stat(path.join(d, m))) return d;
-    }
-    if (path.dirname(d) === d) return path.resolve(startDir);
-  }
-}
-
 /** [bundle] findProjectRoot2 (discovery): the nearest ancestor holding a marker, else null. */
 function discoveryRoot(ctx: ResolveContext, startDir: string, markers: string[]): string | undefined {
+  // findProjectRoot of the import processor is the same walk, falling back to the start dir.
   if (markers.length === 0) return undefined;
   for (let d = path.resolve(startDir); ; d = path.dirname(d)) {
     for (const m of markers) {
@@ -293,11 +259,8 @@ class Loader {
   /** One import as a source, listed where the importer mentions it (before its own imports). */
   private importSource(owner: Owner, target: string, importer: string, status: Source['status'], reason: string, text?: string): Source {
     const st = this.ctx.fs.stat(target);
-    const size = text !== undefined ? { chars: charCount(text), bytes: byteCount(text) } : { chars: 0, bytes: st?.type === 'file' ? st.size : 0 };
-    const source: Source = {
-      path: target, kind: 'import', scope: owner.scope, loads: owner.loads, status, ...size,
-      injectedChars: 0, injectedBytes: 0, importedBy: importer, reason,
-    };
+    const size = text !== undefined ? sizes(text) : { chars: 0, bytes: st?.type === 'file' ? st.size : 0 };
+    const source = newSource(target, 'import', owner.scope, owner.loads, { status, ...size, importedBy: importer, reason });
     this.addSource(source);
     return source;
   }
@@ -450,7 +413,7 @@ class Loader {
   readContextFile(file: string, owner: Owner, format: string): { ok: true; content: string; text: string; bytes: number } | { ok: false; error: string } {
     const r = this.disk.read(file);
     if (!r.ok) return { ok: false, error: r.error };
-    const root = importRoot(this.ctx, path.dirname(file), this.settings.markers);
+    const root = discoveryRoot(this.ctx, path.dirname(file), this.settings.markers) ?? path.resolve(path.dirname(file));
     const content = format === 'flat' ? this.processFlat(r.text, path.dirname(file), file, owner, root) : this.processTree(r.text, path.dirname(file), file, owner, root, 0, new Set());
     return { ok: true, content, text: r.text, bytes: r.bytes };
   }
@@ -478,65 +441,135 @@ interface Entry {
   content: string | null;
 }
 
+/**
+ * The steps every profile runs: find the sources (global, then the launch dir up to the project
+ * root, then on read from the target's folder up), follow imports (inlined as each file is read),
+ * apply the budget (Gemini CLI sets none), render.
+ */
 function resolve(ctx: ResolveContext): ProfileResult {
   const settingsDiagnostics: Diagnostic[] = [];
   const settings = readSettings(ctx, settingsDiagnostics);
   const loader = new Loader(ctx, settings);
   loader.diagnostics.push(...settingsDiagnostics);
-  const names = settings.fileNames;
-  const home = geminiHome(ctx);
-
-  const makeSource = (p: string, kind: SourceKind, scope: string, loads: Source['loads']): Source => ({
-    path: p, kind, scope, loads, status: 'loaded', chars: 0, bytes: 0, injectedChars: 0, injectedBytes: 0, reason: '',
-  });
-
-  // 1. Paths. Global: ~/.gemini/<name> for each name, in name order. Project: from the launch
-  //    dir up to the project root (the nearest ancestor with a boundary marker, else the launch
-  //    dir alone), deduplicated by device+inode, then SORTED as strings ([bundle]
-  //    getEnvironmentMemoryPaths `unique.sort()`): "/r/Apps/GEMINI.md" comes before
-  //    "/r/GEMINI.md" (observed on gemini-cli 0.61.0; agents.md says root first).
-  const globalPaths = names.map((n) => path.resolve(home, GEMINI_DIR, n)).filter((p) => ctx.fs.stat(p));
   const ceiling = discoveryRoot(ctx, ctx.launchDir, settings.markers) ?? ctx.launchDir;
-  const upward = upwardFiles(ctx, ctx.launchDir, ceiling, names);
-  const projectIds = new Set<string>();
-  const projectDropped = new Map<string, string>();
-  const projectPaths: string[] = [];
-  for (const p of [...new Set(upward)]) {
+  const project = findProjectFiles(ctx, loader, ceiling, settings.fileNames);
+  const reader = new EntryReader(loader, settings);
+  const globalEntries = findGlobalFiles(ctx, settings.fileNames).map((p) => reader.read(p, 'user', '/', 'start', 'system'));
+  const projectEntries = project.paths.map((p) => reader.read(p, 'project', path.dirname(p), 'start', 'user'));
+  for (const [p, first] of project.dropped) {
+    loader.sources.push(newSource(p, 'project', path.dirname(p), 'start', { status: 'duplicate', reason: `The same file as ${first} (same device and inode), which Gemini CLI loads instead.` }));
+  }
+  const onReadEntries = isSubpath(ctx.launchDir, ctx.target) ? readOnRead(ctx, reader, ceiling, settings.fileNames) : [];
+  return render(loader, globalEntries, projectEntries, onReadEntries);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. Find the sources.
+
+/** Global: ~/.gemini/<name> for each name, in name order. */
+function findGlobalFiles(ctx: ResolveContext, names: string[]): string[] {
+  return names.map((n) => path.resolve(geminiHome(ctx), GEMINI_DIR, n)).filter((p) => ctx.fs.stat(p));
+}
+
+/**
+ * Project: from the launch dir up to the project root (the nearest ancestor with a boundary
+ * marker, else the launch dir alone), deduplicated by device+inode, then SORTED as strings
+ * ([bundle] getEnvironmentMemoryPaths `unique.sort()`): "/r/Apps/GEMINI.md" comes before
+ * "/r/GEMINI.md" (observed on gemini-cli 0.61.0; agents.md says root first).
+ */
+function findProjectFiles(ctx: ResolveContext, loader: Loader, ceiling: string, names: string[]): { paths: string[]; dropped: Map<string, string> } {
+  const ids = new Set<string>();
+  const dropped = new Map<string, string>();
+  const paths: string[] = [];
+  for (const p of new Set(upwardFiles(ctx, ctx.launchDir, ceiling, names))) {
     const id = loader.disk.identity(p);
-    if (id && projectIds.has(id)) {
-      projectDropped.set(p, projectPaths.find((q) => loader.disk.identity(q) === id) ?? '');
+    if (id && ids.has(id)) {
+      dropped.set(p, paths.find((q) => loader.disk.identity(q) === id) ?? '');
       continue;
     }
-    if (id) projectIds.add(id);
-    projectPaths.push(p);
+    if (id) ids.add(id);
+    paths.push(p);
   }
-  projectPaths.sort();
+  return { paths: paths.sort(), dropped };
+}
 
-  // 2. Read everything once, deduplicated across global and project by device+inode (first wins).
-  const loadedIds = new Set<string>();
-  const byId = new Map<string, string>();
-  const read = (p: string, kind: SourceKind, scope: string, loads: Source['loads'], where: 'system' | 'user' | 'tool-result'): Entry => {
-    const source = makeSource(p, kind, scope, loads);
-    const id = loader.disk.identity(p);
+/**
+ * On read of a file at or below the launch dir: every context file from the file's directory up
+ * to the project root that was not loaded yet (by device+inode), outermost first, each name in
+ * name order ([bundle] loadJitSubdirectoryMemory); always the tree format.
+ */
+function readOnRead(ctx: ResolveContext, reader: EntryReader, ceiling: string, names: string[]): Entry[] {
+  const entries: Entry[] = [];
+  const seenIds = new Set<string>();
+  const logicalDir = folderOf(ctx.fs, ctx.target);
+  // A file reached through a linked folder is looked up from its real folder, and the context
+  // files are named by their real paths (observed: scenario symlink-shapes).
+  const realDir = ctx.fs.realPath(logicalDir);
+  const startDir = realDir !== logicalDir && isSubpath(ctx.fs.realPath(ctx.launchDir), realDir) ? realDir : logicalDir;
+  for (const p of upwardFiles(ctx, startDir, ceiling, names)) {
+    const id = reader.loader.disk.identity(p);
+    if (id && seenIds.has(id)) continue;
+    if (id && reader.loadedIds.has(id)) {
+      reader.reportLoadedAtStart(p, id);
+      continue;
+    }
+    if (id) seenIds.add(id);
+    entries.push(reader.read(p, 'project', path.dirname(p), 'on-read', 'tool-result'));
+  }
+  return entries;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. Follow imports: each file is read with its imports inlined (Loader.readContextFile).
+
+/** Reads context files once, deduplicated across global and project by device+inode (first wins). */
+class EntryReader {
+  readonly loadedIds = new Set<string>();
+  private readonly byId = new Map<string, string>();
+
+  constructor(
+    readonly loader: Loader,
+    private readonly settings: Settings,
+  ) {}
+
+  /** One context file as a source, listed before the imports it pulled in. */
+  read(p: string, kind: SourceKind, scope: string, loads: Source['loads'], where: 'system' | 'user' | 'tool-result'): Entry {
+    const before = this.loader.sources.length;
+    const entry = this.readEntry(p, kind, scope, loads, where);
+    this.loader.sources.splice(before, 0, entry.source);
+    return entry;
+  }
+
+  /** A file seen on read that was loaded at start already (the folders above the launch dir, or a link to a loaded file): not repeated. */
+  reportLoadedAtStart(p: string, id: string): void {
+    const first = this.byId.get(id);
+    if (first === p || first === undefined || this.loader.sources.some((x) => x.path === p)) return;
+    this.loader.sources.push(newSource(p, 'project', path.dirname(p), 'on-read', { status: 'duplicate', reason: `The same file as ${first} (same device and inode), which Gemini CLI loaded at start; it is not sent again.` }));
+  }
+
+  private readEntry(p: string, kind: SourceKind, scope: string, loads: Source['loads'], where: 'system' | 'user' | 'tool-result'): Entry {
+    const source = newSource(p, kind, scope, loads);
+    const id = this.loader.disk.identity(p);
     // At start, global and project paths are deduplicated together before reading
-    // ([bundle] loadMemoryContents); on read, against what was loaded at start (step 3).
+    // ([bundle] loadMemoryContents); on read, against what was loaded at start.
     if (loads === 'start' && id) {
-      const first = byId.get(id);
+      const first = this.byId.get(id);
       if (first !== undefined && first !== p) {
         source.status = 'duplicate';
         source.reason = `The same file as ${first} (same device and inode), which Gemini CLI already loaded.`;
         return { source, content: null };
       }
-      byId.set(id, p);
+      this.byId.set(id, p);
     }
-    const r = loader.readContextFile(p, { file: p, scope, loads }, loads === 'on-read' ? 'tree' : settings.importFormat);
+    const r = this.loader.readContextFile(p, { file: p, scope, loads }, loads === 'on-read' ? 'tree' : this.settings.importFormat);
     if (!r.ok) {
+      const isDir = r.error.startsWith('EISDIR');
       source.status = 'unreadable';
-      source.reason = r.error.startsWith('EISDIR') ? 'It is a directory, so Gemini CLI skips it silently.' : `Gemini CLI cannot read it (${r.error}) and skips it with a warning.`;
-      if (!r.error.startsWith('EISDIR')) loader.diagnostics.push(diag('unreadable', p, `Gemini CLI cannot read this file (${r.error}) and skips it.`));
+      source.reason = isDir ? 'It is a directory, so Gemini CLI skips it silently.' : `Gemini CLI cannot read it (${r.error}) and skips it with a warning.`;
+      if (!isDir) this.loader.diagnostics.push(diag('unreadable', p, `Gemini CLI cannot read this file (${r.error}) and skips it.`));
       return { source, content: null };
     }
-    if (id) loadedIds.add(id);
+    if (id) this.loadedIds.add(id);
     source.chars = charCount(r.text);
     source.bytes = r.bytes;
     const trimmed = r.content.trim();
@@ -545,8 +578,7 @@ function resolve(ctx: ResolveContext): ProfileResult {
       source.reason = 'It is empty or only white space, so Gemini CLI leaves it out.';
       return { source, content: r.content };
     }
-    source.injectedChars = charCount(trimmed);
-    source.injectedBytes = byteCount(trimmed);
+    setInjected(source, trimmed);
     const place = where === 'system' ? 'the end of the system instruction' : where === 'user' ? 'the first user turn' : 'the read_file result';
     source.status = loads === 'on-read' ? 'on-read' : 'loaded';
     source.reason =
@@ -556,63 +588,15 @@ function resolve(ctx: ResolveContext): ProfileResult {
           ? `Below the launch directory: Gemini CLI appends it to ${place} the first time it reads a file under ${scope}.`
           : `In the launch directory or above it, up to the project root: trimmed and sent in ${place}, inside <project_context>.`;
     return { source, content: r.content };
-  };
+  }
+}
 
-  const globalEntries: Entry[] = [];
-  for (const p of globalPaths) {
-    const before = loader.sources.length;
-    const e = read(p, 'user', '/', 'start', 'system');
-    loader.sources.splice(before, 0, e.source);
-    globalEntries.push(e);
-  }
-  const projectEntries: Entry[] = [];
-  for (const p of projectPaths) {
-    const before = loader.sources.length;
-    const e = read(p, 'project', path.dirname(p), 'start', 'user');
-    loader.sources.splice(before, 0, e.source);
-    projectEntries.push(e);
-  }
-  for (const [p, first] of projectDropped) {
-    const s = makeSource(p, 'project', path.dirname(p), 'start');
-    s.status = 'duplicate';
-    s.reason = `The same file as ${first} (same device and inode), which Gemini CLI loads instead.`;
-    loader.sources.push(s);
-  }
+// 3. Apply the budget: Gemini CLI sets none; the whole context is sent.
 
-  // 3. On read of a file at or below the launch dir: every context file from the file's
-  //    directory up to the project root that was not loaded yet (by device+inode), outermost
-  //    first, each name in name order ([bundle] loadJitSubdirectoryMemory); always the tree format.
-  const onReadEntries: Entry[] = [];
-  if (isSubpath(ctx.launchDir, ctx.target)) {
-    const logicalDir = ctx.fs.stat(ctx.target)?.type === 'dir' ? ctx.target : path.dirname(ctx.target);
-    // A file reached through a linked folder is looked up from its real folder, and the context
-    // files are named by their real paths (observed: scenario symlink-shapes).
-    const realDir = ctx.fs.realPath(logicalDir);
-    const startDir = realDir !== logicalDir && isSubpath(ctx.fs.realPath(ctx.launchDir), realDir) ? realDir : logicalDir;
-    const seenIds = new Set<string>();
-    for (const p of upwardFiles(ctx, startDir, ceiling, names)) {
-      const id = loader.disk.identity(p);
-      if (id && seenIds.has(id)) continue;
-      if (id && loadedIds.has(id)) {
-        const first = byId.get(id);
-        // Loaded at start already (the directories above the launch dir, or a link to a loaded file): not repeated.
-        if (first !== p && first !== undefined && !loader.sources.some((x) => x.path === p)) {
-          const s = makeSource(p, 'project', path.dirname(p), 'on-read');
-          s.status = 'duplicate';
-          s.reason = `The same file as ${first} (same device and inode), which Gemini CLI loaded at start; it is not sent again.`;
-          loader.sources.push(s);
-        }
-        continue;
-      }
-      if (id) seenIds.add(id);
-      const before = loader.sources.length;
-      const e = read(p, 'project', path.dirname(p), 'on-read', 'tool-result');
-      loader.sources.splice(before, 0, e.source);
-      onReadEntries.push(e);
-    }
-  }
+// ---------------------------------------------------------------------------------------------
+// 4. Render ([bundle] concatenateInstructions, renderUserMemory, getSessionMemory, appendJitContext).
 
-  // 4. Render ([bundle] concatenateInstructions, renderUserMemory, getSessionMemory, appendJitContext).
+function render(loader: Loader, globalEntries: Entry[], projectEntries: Entry[], onReadEntries: Entry[]): ProfileResult {
   const blocks = (entries: Entry[]) =>
     entries
       .filter((e) => e.content !== null && e.content.trim() !== '' && e.source.status !== 'duplicate')
@@ -627,7 +611,6 @@ function resolve(ctx: ResolveContext): ProfileResult {
   if (globalText) start.push({ where: 'system', text: `<loaded_context>\n${globalText}\n</loaded_context>` });
   if (projectText) start.push({ where: 'user', text: `<loaded_context>\n<project_context>\n${projectText}\n</project_context>\n</loaded_context>` });
   const onRead: RenderPart[] = jitText ? [{ where: 'tool-result', text: `${JIT_PREFIX}${jitText}${JIT_SUFFIX}` }] : [];
-
   return {
     sources: loader.sources,
     budget: { unit: 'chars', limit: null, perFile: null, used: charCount(globalText) + charCount(projectText) },
