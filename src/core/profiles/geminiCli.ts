@@ -336,8 +336,7 @@ class Loader {
       const next = new Set(processed);
       next.add(fullPath);
       const inner = this.processTree(read.text, path.dirname(fullPath), fullPath, owner, root, depth + 1, next);
-      source.injectedChars = charCount(inner);
-      source.injectedBytes = byteCount(inner);
+      setInjected(source, inner);
       out += `<!-- Imported from: ${p} -->\n${inner}\n<!-- End of import from: ${p} -->`;
     }
     return out + content.slice(last);
@@ -381,8 +380,7 @@ class Loader {
           continue;
         }
         const source = this.importSource(owner, full, diagFile, owner.loads === 'on-read' ? 'on-read' : 'loaded', `Imported by ${path.basename(diagFile)}: added as its own "--- File:" block.`, r.text);
-        source.injectedChars = charCount(r.text.trim());
-        source.injectedBytes = byteCount(r.text.trim());
+        setInjected(source, r.text.trim());
         visit(r.text, path.dirname(full), full, full);
       }
     };

@@ -150,6 +150,18 @@ describe('gemini-cli: context.fileName and other settings', () => {
     assert.deepEqual(statuses(c), ['loaded /r/GEMINI.md']);
     assert.deepEqual(c.diagnostics.map((d) => `${d.code} ${d.severity}`), ['config-invalid warning']);
   });
+
+  it('settings as strip-json-comments + JSON.parse read them: comments of both kinds pass, a trailing comma or an empty file does not', () => {
+    const read = (json: string) => chainOf(tree({ '/r/.git/HEAD': 'x', '/r/GEMINI.md': 'g\n', '/r/AGENTS.md': 'a\n', '/home/u/.gemini/settings.json': json }), 'gemini-cli', '/r', { launchDir: '/r' });
+    const commented = read('/* block */ { "context": { // line\n "fileName": "AGENTS.md", "x": "// not a comment" } }');
+    assert.deepEqual(statuses(commented), ['loaded /r/AGENTS.md', 'loaded /r/GEMINI.md']);
+    assert.deepEqual(commented.diagnostics, []);
+    for (const bad of ['{ "context": { "fileName": "AGENTS.md", } }', '']) {
+      const c = read(bad);
+      assert.deepEqual(statuses(c), ['loaded /r/GEMINI.md'], JSON.stringify(bad));
+      assert.deepEqual(c.diagnostics.map((d) => `${d.code} ${d.severity}`), ['config-invalid warning'], JSON.stringify(bad));
+    }
+  });
 });
 
 describe('gemini-cli: imports', () => {
