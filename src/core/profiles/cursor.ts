@@ -2,8 +2,8 @@ import * as path from 'node:path';
 import { diag } from '../diagnostics';
 import { parseFrontmatter, stringList } from '../frontmatter';
 import { globProblem, matchesAny, relativeInside } from '../globs';
-import type { Diagnostic, RenderPart, Source, SourceKind } from '../model';
-import { filesBelow, isInside } from '../paths';
+import { newSource, setInjected, type Diagnostic, type RenderPart, type Source } from '../model';
+import { dirsBelow, filesBelow, folderOf } from '../paths';
 import type { Profile, ProfileResult, ResolveContext } from '../profile';
 import { describeReadFailure, readText, sizes } from '../readText';
 import { charCount } from '../text';
@@ -82,124 +82,130 @@ function parseRule(text: string): Parsed {
 }
 
 
-/** Directories strictly below `top` down to `dir`, outermost first. */
-function dirsBelow(top: string, dir: string): string[] {
-  const out: string[] = [];
-  for (let d = dir; d !== top && isInside(d, top); d = path.dirname(d)) out.push(d);
-  return out.reverse();
+/**
+ * The steps every profile runs: find the sources (rule folders of the workspace root and of the
+ * folders on the way to the target, AGENTS.md files, the root CLAUDE.md, legacy .cursorrules),
+ * follow imports (Cursor documents none: an `@file` in a rule is a mention), apply the budget
+ * (Cursor documents none), render (each part as the docs describe it, in this order).
+ */
+function resolve(ctx: ResolveContext): ProfileResult {
+  const chain = new CursorChain(ctx);
+  const root = ctx.launchDir;
+  const below = dirsBelow(root, folderOf(ctx.fs, ctx.target));
+  // 1. Project rules of the workspace root, then nested rule folders on the way to the target.
+  for (const dir of [root, ...below]) chain.rulesOf(dir);
+  // 2. AGENTS.md: root always; nested ones "automatically applied when working with files in
+  // that directory or its children".
+  chain.plain(path.join(root, 'AGENTS.md'), root, 'start', 'AGENTS.md in the workspace root: included in every chat.');
+  for (const dir of below) chain.plain(path.join(dir, 'AGENTS.md'), dir, 'on-read', `Nested AGENTS.md: applied when working with files in ${chain.rel(dir)}/, combined with the ones above it.`);
+  // 3. Root CLAUDE.md: the Cursor CLI reads it (CLI docs); the IDE docs name only AGENTS.md.
+  chain.rootClaudeMd(surfaceOf(ctx));
+  // 4. Legacy `.cursorrules` in the workspace root: still loaded, deprecated.
+  const legacy = chain.plain(path.join(root, '.cursorrules'), root, 'start', 'Legacy .cursorrules in the workspace root: still loaded into every chat, but deprecated.');
+  if (legacy) chain.diagnostics.push(diag('deprecated', legacy.path, '.cursorrules is still supported but will be deprecated: move its rules to .cursor/rules/*.mdc or AGENTS.md.'));
+  const used = chain.start.reduce((n, p) => n + charCount(p.text), 0);
+  return { sources: chain.sources, budget: { unit: 'chars', limit: null, perFile: null, used }, diagnostics: chain.diagnostics, start: chain.start, onRead: chain.onRead };
 }
 
-function resolve(ctx: ResolveContext): ProfileResult {
-  const sources: Source[] = [];
-  const diagnostics: Diagnostic[] = [];
-  const start: RenderPart[] = [];
-  const onRead: RenderPart[] = [];
-  const root = ctx.launchDir;
-  const targetDir = ctx.fs.stat(ctx.target)?.type === 'dir' ? ctx.target : path.dirname(ctx.target);
-  const rel = (p: string) => path.relative(root, p) || '.';
+/** What the steps gather: sources in chain order, diagnostics, and the parts sent at start and on read. */
+class CursorChain {
+  readonly sources: Source[] = [];
+  readonly diagnostics: Diagnostic[] = [];
+  readonly start: RenderPart[] = [];
+  readonly onRead: RenderPart[] = [];
+  private readonly root: string;
 
-  const base = (file: string, kind: SourceKind, scope: string, loads: Source['loads']): Source => ({
-    path: file, kind, scope, loads, status: 'loaded', chars: 0, bytes: 0, injectedChars: 0, injectedBytes: 0, reason: '',
-  });
+  constructor(private readonly ctx: ResolveContext) {
+    this.root = ctx.launchDir;
+  }
+
+  rel(p: string): string {
+    return path.relative(this.root, p) || '.';
+  }
 
   /** Read a file Cursor would load; report it and return its text, or undefined when it cannot. */
-  const read = (s: Source): string | undefined => {
-    const r = readText(ctx.fs, s.path);
+  private read(s: Source): string | undefined {
+    const r = readText(this.ctx.fs, s.path);
     if (r.state === 'missing' || r.state === 'directory') return undefined;
     if (r.state !== 'ok') {
       const what = describeReadFailure(r);
-      sources.push({ ...s, status: 'unreadable', bytes: 'bytes' in r ? r.bytes : 0, reason: `It ${what}, so Cursor cannot use it.` });
-      diagnostics.push(diag(r.state === 'binary' ? 'binary' : r.state === 'not-utf8' ? 'not-utf8' : 'unreadable', s.path, `This file ${what}: Cursor cannot use it as a rule.`));
+      this.sources.push({ ...s, status: 'unreadable', bytes: 'bytes' in r ? r.bytes : 0, reason: `It ${what}, so Cursor cannot use it.` });
+      this.diagnostics.push(diag(r.state === 'binary' ? 'binary' : r.state === 'not-utf8' ? 'not-utf8' : 'unreadable', s.path, `This file ${what}: Cursor cannot use it as a rule.`));
       return undefined;
     }
     Object.assign(s, sizes(r.text));
     return r.text;
-  };
+  }
 
-  const inject = (s: Source, text: string) => {
-    const sz = sizes(text);
-    s.injectedChars = sz.chars;
-    s.injectedBytes = sz.bytes;
-  };
-
-  /** One `.cursor/rules` folder owned by `owner` (the launch dir, or a nested folder on the target's path). */
-  const rulesOf = (owner: string) => {
-    const nested = owner !== root;
-    const loads: Source['loads'] = nested ? 'on-read' : 'start';
-    for (const file of filesBelow(ctx.fs, path.join(owner, '.cursor', 'rules'), (name) => /\.mdc?$/i.test(name)).sort()) {
-      const s = base(file, 'rule', owner, loads);
-      const text = read(s);
+  /** The rules of one `.cursor/rules` folder owned by `owner` (the launch dir, or a nested folder on the target's path), in file order. */
+  rulesOf(owner: string): void {
+    const loads: Source['loads'] = owner !== this.root ? 'on-read' : 'start';
+    for (const file of filesBelow(this.ctx.fs, path.join(owner, '.cursor', 'rules'), (name) => /\.mdc?$/i.test(name)).sort()) {
+      const s = newSource(file, 'rule', owner, loads);
+      const text = this.read(s);
       if (text === undefined) continue;
       if (/\.md$/i.test(file)) {
         // Current docs: "A plain .md file in .cursor/rules is ignored by the rules system";
         // an earlier copy of the page accepted .md too (unsure which your version follows).
-        sources.push({ ...s, status: 'excluded', reason: 'Cursor reads only .mdc files in .cursor/rules; a plain .md rule is ignored.' });
-        diagnostics.push(diag('rule-invalid', file, 'Cursor ignores .md files in .cursor/rules (current docs): rename it to .mdc and add frontmatter to use it as a rule.'));
+        this.sources.push({ ...s, status: 'excluded', reason: 'Cursor reads only .mdc files in .cursor/rules; a plain .md rule is ignored.' });
+        this.diagnostics.push(diag('rule-invalid', file, 'Cursor ignores .md files in .cursor/rules (current docs): rename it to .mdc and add frontmatter to use it as a rule.'));
         continue;
       }
-      const parsed = parseRule(text);
-      if (parsed.state === 'invalid') {
-        // Malformed frontmatter: Cursor skips the rule without a word.
-        sources.push({ ...s, status: 'excluded', reason: `Its frontmatter is malformed (${parsed.message}); Cursor skips the rule silently.` });
-        const lines = text.split('\n');
-        const line = Math.min(parsed.line, lines.length - 1);
-        const startOffset = lines.slice(0, line).reduce((n, l) => n + l.length + 1, 0);
-        diagnostics.push(diag('frontmatter-invalid', file, `The frontmatter is malformed (${parsed.message}): Cursor skips this rule without a warning.`, { text, start: startOffset, end: startOffset + lines[line].length }));
-        continue;
-      }
-      const data = parsed.state === 'ok' ? parsed.data : {};
-      const body = parsed.body.trim();
-      // alwaysApply counts only as the boolean true; the string "true" counts as false.
-      const always = data.alwaysApply === true;
-      if (typeof data.alwaysApply === 'string' && data.alwaysApply.trim().toLowerCase() === 'true') {
-        const at = text.indexOf('alwaysApply');
-        diagnostics.push(diag('frontmatter-invalid', file, 'alwaysApply is the string "true", which Cursor reads as false: write alwaysApply: true without quotes.', at >= 0 ? { text, start: at, end: text.indexOf('\n', at) < 0 ? text.length : text.indexOf('\n', at) } : undefined));
-      }
-      const globs = (parsed.state === 'ok' && parsed.rawGlobs !== undefined ? stringList(parsed.rawGlobs) : stringList(data.globs)) ?? [];
-      const description = typeof data.description === 'string' && data.description.trim() ? data.description.trim() : undefined;
-      for (const g of globs) {
-        const problem = globProblem(g);
-        if (problem) diagnostics.push(diag('glob-invalid', file, `The glob "${g}" is invalid (${problem}); Cursor will not match it.`));
-      }
-      const type: RuleType = always ? 'always' : globs.length ? 'auto' : description ? 'agent' : 'manual';
-      if (globs.length) s.globs = globs;
-      const rule: Rule = { source: s, body, type, description };
-      place(rule, nested);
+      const rule = this.ruleOf(s, text);
+      if (rule) this.place(rule, owner !== this.root);
     }
-  };
+  }
+
+  /** One rule file's type, globs and body from its frontmatter; undefined when Cursor skips it. */
+  private ruleOf(s: Source, text: string): Rule | undefined {
+    const file = s.path;
+    const parsed = parseRule(text);
+    if (parsed.state === 'invalid') {
+      // Malformed frontmatter: Cursor skips the rule without a word.
+      this.sources.push({ ...s, status: 'excluded', reason: `Its frontmatter is malformed (${parsed.message}); Cursor skips the rule silently.` });
+      const lines = text.split('\n');
+      const line = Math.min(parsed.line, lines.length - 1);
+      const startOffset = lines.slice(0, line).reduce((n, l) => n + l.length + 1, 0);
+      this.diagnostics.push(diag('frontmatter-invalid', file, `The frontmatter is malformed (${parsed.message}): Cursor skips this rule without a warning.`, { text, start: startOffset, end: startOffset + lines[line].length }));
+      return undefined;
+    }
+    const data = parsed.state === 'ok' ? parsed.data : {};
+    // alwaysApply counts only as the boolean true; the string "true" counts as false.
+    const always = data.alwaysApply === true;
+    if (typeof data.alwaysApply === 'string' && data.alwaysApply.trim().toLowerCase() === 'true') {
+      const at = text.indexOf('alwaysApply');
+      this.diagnostics.push(diag('frontmatter-invalid', file, 'alwaysApply is the string "true", which Cursor reads as false: write alwaysApply: true without quotes.', at >= 0 ? { text, start: at, end: text.indexOf('\n', at) < 0 ? text.length : text.indexOf('\n', at) } : undefined));
+    }
+    const globs = (parsed.state === 'ok' && parsed.rawGlobs !== undefined ? stringList(parsed.rawGlobs) : stringList(data.globs)) ?? [];
+    const description = typeof data.description === 'string' && data.description.trim() ? data.description.trim() : undefined;
+    for (const g of globs) {
+      const problem = globProblem(g);
+      if (problem) this.diagnostics.push(diag('glob-invalid', file, `The glob "${g}" is invalid (${problem}); Cursor will not match it.`));
+    }
+    const type: RuleType = always ? 'always' : globs.length ? 'auto' : description ? 'agent' : 'manual';
+    if (globs.length) s.globs = globs;
+    return { source: s, body: parsed.body.trim(), type, description };
+  }
 
   /** Status, reason and render of one rule. */
-  const place = (r: Rule, nested: boolean) => {
+  private place(r: Rule, nested: boolean): void {
     const s = r.source;
-    const where = nested ? ` (nested rules in ${rel(s.scope)}/ attach when a file there is referenced)` : '';
-    const targetRel = relativeInside(root, ctx.target);
-    const scopeRel = relativeInside(s.scope, ctx.target);
-    // Globs are matched against the path from the workspace root; a nested rule's globs are
-    // also tried from its own folder (which one Cursor uses is not documented: unsure).
-    const hit = (g: string[]) => [targetRel, nested ? scopeRel : undefined].some((p) => p !== undefined && p !== '' && matchesAny(p, g));
-    const loadBody = (status: 'loaded' | 'on-read', reason: string) => {
-      s.status = status;
-      s.reason = reason;
-      inject(s, r.body);
-      (status === 'loaded' ? start : onRead).push({ where: 'system', text: r.body });
-    };
+    const where = nested ? ` (nested rules in ${this.rel(s.scope)}/ attach when a file there is referenced)` : '';
     switch (r.type) {
       case 'always':
-        if (nested) loadBody('on-read', `Always Apply rule in a nested folder: attached once a file under ${rel(s.scope)}/ is referenced.`);
-        else loadBody('loaded', 'Always Apply (alwaysApply: true): included in every chat.');
+        if (nested) this.send(s, r.body, 'on-read', `Always Apply rule in a nested folder: attached once a file under ${this.rel(s.scope)}/ is referenced.`);
+        else this.send(s, r.body, 'loaded', 'Always Apply (alwaysApply: true): included in every chat.');
         break;
       case 'auto':
-        if (hit(s.globs!)) {
+        if (this.globsHit(s.globs!, s.scope, nested)) {
           // Cursor attaches it when a matching file is in context (read, edited or @-mentioned).
           s.loads = 'on-read';
-          loadBody('on-read', `Its globs (${s.globs!.join(', ')}) match this file: attached when the file is in context${where}.`);
+          this.send(s, r.body, 'on-read', `Its globs (${s.globs!.join(', ')}) match this file: attached when the file is in context${where}.`);
         } else if (r.description) {
           // Globs miss, but alwaysApply is false and there is a description: the docs say the
           // description is then presented to the Agent (how the two combine is not documented).
+          this.send(s, r.description, nested ? 'on-read' : 'loaded', `Its globs (${s.globs!.join(', ')}) do not match this file; its description is still offered to the Agent, which decides whether to read it.`);
           s.status = 'listed';
-          s.reason = `Its globs (${s.globs!.join(', ')}) do not match this file; its description is still offered to the Agent, which decides whether to read it.`;
-          inject(s, r.description);
-          (nested ? onRead : start).push({ where: 'system', text: r.description });
         } else {
           s.loads = 'on-read';
           s.status = 'not-matched';
@@ -207,58 +213,56 @@ function resolve(ctx: ResolveContext): ProfileResult {
         }
         break;
       case 'agent':
+        this.send(s, r.description!, nested ? 'on-read' : 'loaded', `Agent Requested: only its description is offered; the Agent reads the rule if it judges it relevant${where}.`);
         s.status = 'listed';
-        s.reason = `Agent Requested: only its description is offered; the Agent reads the rule if it judges it relevant${where}.`;
-        inject(s, r.description!);
-        (nested ? onRead : start).push({ where: 'system', text: r.description! });
         break;
       case 'manual':
         s.status = 'excluded';
         s.reason = 'Manual rule (no alwaysApply, globs or description): used only when @-mentioned in chat.';
         break;
     }
-    sources.push(s);
-  };
-
-  /** A plain Markdown file Cursor loads whole (AGENTS.md, CLAUDE.md, .cursorrules). */
-  const plain = (file: string, scope: string, loads: Source['loads'], reason: string) => {
-    const s = base(file, 'project', scope, loads);
-    const text = read(s);
-    if (text === undefined) return undefined;
-    const body = text.trim();
-    s.status = loads === 'start' ? 'loaded' : 'on-read';
-    s.reason = reason;
-    inject(s, body);
-    (loads === 'start' ? start : onRead).push({ where: 'system', text: body });
-    sources.push(s);
-    return s;
-  };
-
-  // 1. Project rules of the workspace root, then nested rule folders on the way to the target.
-  rulesOf(root);
-  const below = isInside(targetDir, root) ? dirsBelow(root, targetDir) : [];
-  for (const dir of below) rulesOf(dir);
-
-  // 2. AGENTS.md: root always; nested ones "automatically applied when working with files in
-  // that directory or its children".
-  plain(path.join(root, 'AGENTS.md'), root, 'start', 'AGENTS.md in the workspace root: included in every chat.');
-  for (const dir of below) plain(path.join(dir, 'AGENTS.md'), dir, 'on-read', `Nested AGENTS.md: applied when working with files in ${rel(dir)}/, combined with the ones above it.`);
-
-  // 3. Root CLAUDE.md: the Cursor CLI reads it (CLI docs); the IDE docs name only AGENTS.md.
-  const claude = path.join(root, 'CLAUDE.md');
-  if (surfaceOf(ctx) === 'cli') plain(claude, root, 'start', 'CLAUDE.md in the project root: the Cursor CLI applies it as a rule.');
-  else if (ctx.fs.stat(claude)?.type === 'file') {
-    const s = base(claude, 'project', root, 'start');
-    const text = read(s);
-    if (text !== undefined) sources.push({ ...s, status: 'excluded', reason: "Cursor's IDE docs name only AGENTS.md; the Cursor CLI does read a root CLAUDE.md (setting surface: cli)." });
+    this.sources.push(s);
   }
 
-  // 4. Legacy `.cursorrules` in the workspace root: still loaded, deprecated.
-  const legacy = plain(path.join(root, '.cursorrules'), root, 'start', 'Legacy .cursorrules in the workspace root: still loaded into every chat, but deprecated.');
-  if (legacy) diagnostics.push(diag('deprecated', legacy.path, '.cursorrules is still supported but will be deprecated: move its rules to .cursor/rules/*.mdc or AGENTS.md.'));
+  /**
+   * Globs are matched against the path from the workspace root; a nested rule's globs are also
+   * tried from its own folder (which one Cursor uses is not documented: unsure).
+   */
+  private globsHit(globs: string[], scope: string, nested: boolean): boolean {
+    const targetRel = relativeInside(this.root, this.ctx.target);
+    const scopeRel = relativeInside(scope, this.ctx.target);
+    return [targetRel, nested ? scopeRel : undefined].some((p) => p !== undefined && p !== '' && matchesAny(p, globs));
+  }
 
-  const used = start.reduce((n, p) => n + charCount(p.text), 0);
-  return { sources, budget: { unit: 'chars', limit: null, perFile: null, used }, diagnostics, start, onRead };
+  /** Send `text` for a source, at start (`loaded`) or on read, as a system part. */
+  private send(s: Source, text: string, status: 'loaded' | 'on-read', reason: string): void {
+    s.status = status;
+    s.reason = reason;
+    setInjected(s, text);
+    (status === 'loaded' ? this.start : this.onRead).push({ where: 'system', text });
+  }
+
+  /** A plain Markdown file Cursor loads whole (AGENTS.md, CLAUDE.md, .cursorrules). */
+  plain(file: string, scope: string, loads: Source['loads'], reason: string): Source | undefined {
+    const s = newSource(file, 'project', scope, loads);
+    const text = this.read(s);
+    if (text === undefined) return undefined;
+    this.send(s, text.trim(), loads === 'start' ? 'loaded' : 'on-read', reason);
+    this.sources.push(s);
+    return s;
+  }
+
+  /** The root CLAUDE.md: loaded by the Cursor CLI, listed as not read by the IDE. */
+  rootClaudeMd(surface: 'ide' | 'cli'): void {
+    const claude = path.join(this.root, 'CLAUDE.md');
+    if (surface === 'cli') {
+      this.plain(claude, this.root, 'start', 'CLAUDE.md in the project root: the Cursor CLI applies it as a rule.');
+      return;
+    }
+    if (this.ctx.fs.stat(claude)?.type !== 'file') return;
+    const s = newSource(claude, 'project', this.root, 'start');
+    if (this.read(s) !== undefined) this.sources.push({ ...s, status: 'excluded', reason: "Cursor's IDE docs name only AGENTS.md; the Cursor CLI does read a root CLAUDE.md (setting surface: cli)." });
+  }
 }
 
 export const cursor: Profile = {
