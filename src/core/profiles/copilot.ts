@@ -3,10 +3,10 @@ import { parseDocument, isMap, isScalar, isSeq } from 'yaml';
 import { diag } from '../diagnostics';
 import { stringList } from '../frontmatter';
 import { globProblem, matchesAny, relativeInside } from '../globs';
-import type { Diagnostic, RenderPart, Source, SourceKind } from '../model';
-import { isInside } from '../paths';
+import { newSource, setInjected, type Diagnostic, type RenderPart, type Source, type SourceKind } from '../model';
+import { isInside, SKIP_DIRS } from '../paths';
 import type { Profile, ProfileResult, ResolveContext } from '../profile';
-import { describeReadFailure, readText, sizes } from '../readText';
+import { describeReadFailure, readText } from '../readText';
 
 /**
  * GitHub Copilot Chat in VS Code (agent mode). Not runnable here: every rule is read from the
@@ -193,7 +193,7 @@ class Resolver {
   }
 
   source(file: string, kind: SourceKind, scope: string, status: Source['status'], size: { chars: number; bytes: number }, reason: string, extra: Partial<Source> = {}): Source {
-    return { path: file, kind, scope, loads: 'start', status, ...size, injectedChars: 0, injectedBytes: 0, reason, ...extra };
+    return newSource(file, kind, scope, 'start', { status, ...size, reason, ...extra });
   }
 
   /** [vscode] PromptValidator for an instructions file (`target` Claude for `.claude/rules`). */
@@ -243,17 +243,62 @@ function filesAt(ctx: ResolveContext, dir: string): string[] {
     .sort(); // the file service's listing order; sorted here (unsure)
 }
 
+/**
+ * The steps every profile runs: find the sources (instruction files of the configured locations,
+ * agent instruction files, nested AGENTS.md), follow imports (the Markdown links of attached
+ * files), apply the budget (VS Code sets none), render ([chat] CustomInstructions).
+ */
 function resolve(ctx: ResolveContext): ProfileResult {
   const s = settingsOf(ctx);
   const r = new Resolver(ctx, s);
-  const ws = ctx.launchDir;
-  const fs = ctx.fs;
+  const instructionFiles = findInstructionFiles(r);
+  const attached = new Attachments();
+  const applying = attachApplying(r, instructionFiles, attached);
+  attached.add(followLinks(r, applying));
+  const agents = findAgentInstructions(r);
+  // copilot-instructions.md first, with its linked files, then the others in the sorted order.
+  const copilotFirst = agents.filter((a) => a.type === 'copilot');
+  attached.add(copilotFirst);
+  attached.add(followLinks(r, copilotFirst));
+  attached.add(agents);
+  const nested = findNestedAgentsMd(r);
+  const start = render(r, attached.list, instructionFiles, nested);
+  const used = r.sources.filter((x) => x.status === 'loaded').reduce((n, x) => n + x.injectedChars, 0);
+  return { sources: r.sources, budget: { unit: 'chars', limit: null, perFile: null, used }, diagnostics: r.diagnostics, start, onRead: [] };
+}
 
-  // ---- instruction files from the configured locations: user (~/) first, then the workspace --
+/** A file attached to the request, with its text and its source in the chain. */
+interface Attached {
+  file: string;
+  text: string;
+  source: Source;
+}
+
+/** Attached files in the order they become chat variables, each once ([vscode] collect). */
+class Attachments {
+  readonly list: Attached[] = [];
+  private readonly files = new Set<string>();
+
+  add(items: readonly Attached[]): void {
+    for (const a of items) {
+      if (this.files.has(a.file)) continue;
+      this.files.add(a.file);
+      this.list.push(a);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. Find the sources.
+
+/** Instruction files from the configured locations: user (~/) first, then the workspace. */
+function findInstructionFiles(r: Resolver): InstructionFile[] {
+  const { ctx, s } = r;
+  const ws = ctx.launchDir;
   const locations = Object.entries(s['chat.instructionsFilesLocations']).filter(([, on]) => on === true).map(([p]) => p);
   const home = locations.filter((p) => p.startsWith('~/')).map((p) => ({ dir: path.join(ctx.home, p.slice(2)), kind: 'user' as SourceKind }));
   const local = locations.filter((p) => !p.startsWith('~/')).map((p) => ({ dir: path.resolve(ws, p), kind: 'rule' as SourceKind }));
-  const instructionFiles: InstructionFile[] = [];
+  const out: InstructionFile[] = [];
   for (const loc of [...home, ...local]) {
     for (const file of filesAt(ctx, loc.dir)) {
       const doc = r.read(file, loc.kind, ws);
@@ -263,26 +308,25 @@ function resolve(ctx: ResolveContext): ProfileResult {
       r.validate(file, doc.text, parsed, claudeRule);
       // [vscode] evaluateApplyToPattern: Claude rules use `paths` (default `**`), others `applyTo`.
       const pattern = claudeRule ? (parsed.header?.paths?.join(', ') ?? '**') : parsed.header?.applyTo;
-      instructionFiles.push({ file, text: doc.text, size: doc.size, kind: loc.kind, pattern, description: parsed.header?.description, claudeRule });
+      out.push({ file, text: doc.text, size: doc.size, kind: loc.kind, pattern, description: parsed.header?.description, claudeRule });
     }
   }
+  return out;
+}
 
-  // Attached files in the order they become chat variables ([vscode] collect).
-  const attached: { file: string; text: string; source: Source }[] = [];
-  const inVariables = new Set<string>();
-  const target = ctx.target;
-  const applying: InstructionFile[] = [];
+/** Each instruction file listed; those whose pattern matches the target attached ([vscode] collect, _matches). */
+function attachApplying(r: Resolver, instructionFiles: InstructionFile[], attached: Attachments): Attached[] {
+  const { ctx, s } = r;
+  const applying: Attached[] = [];
   for (const f of instructionFiles) {
     const globs = f.pattern ? patternsOf(f.pattern).filter((p) => !ALWAYS.has(p) && !p.startsWith('/')).map((p) => (p.startsWith('**/') ? p : `**/${p}`)) : undefined;
-    const base = r.source(f.file, f.kind, ws, 'listed', f.size, '', globs?.length ? { globs } : {});
+    const base = r.source(f.file, f.kind, ctx.launchDir, 'listed', f.size, '', globs?.length ? { globs } : {});
     r.sources.push(base);
-    const hit = f.pattern !== undefined && vscodeMatches(target, f.pattern);
+    const hit = f.pattern !== undefined && vscodeMatches(ctx.target, f.pattern);
     if (hit && s['chat.includeApplyingInstructions']) {
       base.status = 'loaded';
       base.reason = patternsOf(f.pattern!).some((p) => ALWAYS.has(p)) ? 'Automatically attached as pattern is **.' : `Automatically attached as pattern ${f.pattern} matches this file.`;
-      attached.push({ file: f.file, text: f.text, source: base });
-      inVariables.add(f.file);
-      applying.push(f);
+      applying.push({ file: f.file, text: f.text, source: base });
     } else if (!s.readFileTool) {
       base.status = 'not-matched';
       base.reason = f.pattern === undefined ? 'No applyTo: VS Code attaches it only when you add it by hand.' : `Its applyTo (${f.pattern}) does not match this file, and without the read tool it is not listed either.`;
@@ -292,65 +336,29 @@ function resolve(ctx: ResolveContext): ProfileResult {
         : hit ? 'chat.includeApplyingInstructions is off: VS Code only names it in the instructions list.' : `Its applyTo (${f.pattern}) does not match this file; VS Code names it, with its pattern, in the instructions list.`;
     }
   }
+  attached.add(applying);
+  return applying;
+}
 
-  // Linked files of attached instruction files ([vscode] _addReferencedInstructions, needs
-  // chat.includeReferencedInstructions, off by default).
-  const follow = (from: { file: string; text: string }[]) => {
-    const todo = [...from];
-    const out: { file: string; text: string; source: Source }[] = [];
-    const seen = new Set(from.map((f) => f.file));
-    while (todo.length) {
-      const next = todo.pop()!;
-      const parsed = parsePromptFile(next.text);
-      for (const ref of fileReferences(next.text, parsed.bodyStart)) {
-        if (/^[a-zA-Z]+:\//.test(ref.ref)) continue;
-        const file = ref.ref.startsWith('/') ? ref.ref : path.join(path.dirname(next.file), ref.ref);
-        if (seen.has(file)) continue;
-        const isPromptFile = /\.(instructions|prompt)\.md$/.test(file) || path.basename(file) === 'copilot-instructions.md';
-        if (!isPromptFile && relativeInside(ws, file) === undefined) continue; // only prompt files or files of the workspace
-        seen.add(file);
-        if (fs.stat(file)?.type !== 'file') {
-          r.sources.push(r.source(file, 'import', ws, 'missing', { chars: 0, bytes: 0 }, `Linked from ${path.basename(next.file)} but it does not exist.`, { importedBy: next.file }));
-          continue;
-        }
-        const doc = r.read(file, 'import', ws);
-        if (!doc) continue;
-        if (!s['chat.includeReferencedInstructions']) {
-          r.sources.push(r.source(file, 'import', ws, 'excluded', doc.size, `Linked from ${path.basename(next.file)}; VS Code attaches linked files only when chat.includeReferencedInstructions is on (off by default).`, { importedBy: next.file }));
-          continue;
-        }
-        const src = r.source(file, 'import', ws, 'loaded', doc.size, `Referenced by ${path.basename(next.file)}.`, { importedBy: next.file });
-        r.sources.push(src);
-        out.push({ file, text: doc.text, source: src });
-        if (isPromptFile) todo.push({ file, text: doc.text }); // only instruction files are followed further
-      }
-    }
-    return out;
-  };
-  for (const ref of follow(applying.map((f) => ({ file: f.file, text: f.text })))) if (!inVariables.has(ref.file)) { attached.push(ref); inVariables.add(ref.file); }
+type AgentFile = { file: string; type: 'copilot' | 'agents' | 'claude'; setting: string };
 
-  // ---- agent instructions ([vscode] listAgentInstructions) ----------------------------------
-  const roots = [ws];
-  if (s['chat.useCustomizationsInParentRepositories']) {
-    // The folders above the workspace up to the repository root, when there is one and it is not
-    // above the home folder (the trust check of findParentRepoFolders is not modelled).
-    const parents: string[] = [];
-    for (let d = ws; ; d = path.dirname(d)) {
-      if (d !== ws) parents.push(d);
-      if (fs.stat(path.join(d, '.git'))) { roots.push(...parents); break; }
-      if (path.dirname(d) === d || path.dirname(d) === ctx.home) break;
-    }
-  }
-  type Agent = { file: string; type: 'copilot' | 'agents' | 'claude'; setting: string };
-  const found: Agent[] = [];
-  const disabled: Agent[] = [];
-  const inDir = (dir: string, names: string[], type: Agent['type'], setting: keyof Settings) => {
+/**
+ * [vscode] listAgentInstructions: copilot-instructions.md, AGENTS.md and CLAUDE.md files of the
+ * workspace (and its parents up to the repository, when enabled) and ~/.claude/CLAUDE.md; plain
+ * files first, then symlinks whose target is not already in, sorted by URI.
+ */
+function findAgentInstructions(r: Resolver): (Attached & AgentFile)[] {
+  const { ctx, s } = r;
+  const fs = ctx.fs;
+  const found: AgentFile[] = [];
+  const disabled: AgentFile[] = [];
+  const inDir = (dir: string, names: string[], type: AgentFile['type'], setting: keyof Settings) => {
     for (const e of fs.readDir(dir)) {
       if (e.type !== 'file' || !names.some((n) => n.toLowerCase() === e.name.toLowerCase())) continue; // equalsIgnoreCase
       (s[setting] ? found : disabled).push({ file: path.join(dir, e.name), type, setting });
     }
   };
-  for (const root of roots) {
+  for (const root of agentRoots(r)) {
     inDir(path.join(root, '.github'), ['copilot-instructions.md'], 'copilot', 'github.copilot.chat.codeGeneration.useInstructionFiles');
     inDir(root, ['AGENTS.md'], 'agents', 'chat.useAgentsMdFile');
     inDir(root, ['CLAUDE.md', 'CLAUDE.local.md'], 'claude', 'chat.useClaudeMdFile');
@@ -361,10 +369,46 @@ function resolve(ctx: ResolveContext): ProfileResult {
     const doc = r.read(d.file, 'project', path.dirname(d.file));
     if (doc) r.sources.push(r.source(d.file, 'project', path.dirname(d.file), 'excluded', doc.size, `${d.setting} is off, so VS Code does not attach it.`));
   }
-  // Plain files first, then symlinks whose target is not already in ([vscode] "Skipping symlinked agent instructions file").
-  const agents: Agent[] = [];
+  const out: (Attached & AgentFile)[] = [];
+  for (const a of withoutSymlinkTwins(r, found)) {
+    const kind: SourceKind = a.file.startsWith(path.join(ctx.home, '.claude') + path.sep) ? 'user' : path.basename(a.file).toLowerCase() === 'claude.local.md' ? 'local' : 'project';
+    const doc = r.read(a.file, kind, path.dirname(a.file));
+    if (!doc) continue;
+    const source = r.source(a.file, kind, path.dirname(a.file), 'loaded', doc.size, `Automatically attached to every request as setting ${a.setting} is enabled.`);
+    r.sources.push(source);
+    out.push({ ...a, text: doc.text, source });
+    if (a.type === 'copilot') r.validate(a.file, doc.text, parsePromptFile(doc.text), false);
+  }
+  return out;
+}
+
+/**
+ * The workspace, and with chat.useCustomizationsInParentRepositories the folders above it up to
+ * the repository root, when there is one and it is not above the home folder (the trust check of
+ * findParentRepoFolders is not modelled).
+ */
+function agentRoots(r: Resolver): string[] {
+  const { ctx, s } = r;
+  const ws = ctx.launchDir;
+  const roots = [ws];
+  if (!s['chat.useCustomizationsInParentRepositories']) return roots;
+  const parents: string[] = [];
+  for (let d = ws; ; d = path.dirname(d)) {
+    if (d !== ws) parents.push(d);
+    if (ctx.fs.stat(path.join(d, '.git'))) return [...roots, ...parents];
+    if (path.dirname(d) === d || path.dirname(d) === ctx.home) return roots;
+  }
+}
+
+/** Plain files first, then symlinks whose target is not already in ([vscode] "Skipping symlinked agent instructions file"); sorted by URI. */
+function withoutSymlinkTwins(r: Resolver, found: AgentFile[]): AgentFile[] {
+  const fs = r.ctx.fs;
+  const agents: AgentFile[] = [];
   const seenReal = new Set<string>();
-  for (const a of found.filter((a) => !fs.isSymlink(a.file))) { agents.push(a); seenReal.add(a.file); }
+  for (const a of found.filter((a) => !fs.isSymlink(a.file))) {
+    agents.push(a);
+    seenReal.add(a.file);
+  }
   for (const a of found.filter((a) => fs.isSymlink(a.file))) {
     const real = fs.realPath(a.file);
     if (seenReal.has(real)) {
@@ -376,24 +420,13 @@ function resolve(ctx: ResolveContext): ProfileResult {
     seenReal.add(real);
   }
   const uri = (p: string) => `file://${p.split(path.sep).join('/')}`;
-  agents.sort((a, b) => uri(a.file).localeCompare(uri(b.file)));
-  const agentAttached: typeof attached = [];
-  for (const a of agents) {
-    const kind: SourceKind = a.file.startsWith(path.join(ctx.home, '.claude') + path.sep) ? 'user' : path.basename(a.file).toLowerCase() === 'claude.local.md' ? 'local' : 'project';
-    const doc = r.read(a.file, kind, path.dirname(a.file));
-    if (!doc) continue;
-    const src = r.source(a.file, kind, path.dirname(a.file), 'loaded', doc.size, `Automatically attached to every request as setting ${a.setting} is enabled.`);
-    r.sources.push(src);
-    agentAttached.push({ file: a.file, text: doc.text, source: src });
-    if (a.type === 'copilot') r.validate(a.file, doc.text, parsePromptFile(doc.text), false);
-  }
-  // copilot-instructions.md first, with its linked files, then the others in the sorted order.
-  const copilotFirst = agentAttached.filter((a) => agents.find((x) => x.file === a.file)?.type === 'copilot');
-  for (const a of copilotFirst) if (!inVariables.has(a.file)) { attached.push(a); inVariables.add(a.file); }
-  for (const ref of follow(copilotFirst.map((a) => ({ file: a.file, text: a.text })))) if (!inVariables.has(ref.file)) { attached.push(ref); inVariables.add(ref.file); }
-  for (const a of agentAttached) if (!inVariables.has(a.file)) { attached.push(a); inVariables.add(a.file); }
+  return agents.sort((a, b) => uri(a.file).localeCompare(uri(b.file)));
+}
 
-  // ---- nested AGENTS.md ([vscode] listNestedAgentMDs: `**/AGENTS.md`, listed, not inlined) -----
+/** Nested AGENTS.md ([vscode] listNestedAgentMDs: `**\/AGENTS.md`, listed, not inlined). */
+function findNestedAgentsMd(r: Resolver): string[] {
+  const { ctx, s } = r;
+  const ws = ctx.launchDir;
   const nested: string[] = [];
   for (const file of agentsMdFiles(ctx, ws)) {
     if (path.dirname(file) === ws) {
@@ -408,8 +441,60 @@ function resolve(ctx: ResolveContext): ProfileResult {
       : 'Nested AGENTS.md files are ignored unless chat.useNestedAgentsMdFiles is on (off by default).'));
     if (on) nested.push(file);
   }
+  return nested;
+}
 
-  // ---- render ([chat] CustomInstructions) --------------------------------------------------
+// ---------------------------------------------------------------------------------------------
+// 2. Follow imports.
+
+/**
+ * Linked files of attached instruction files ([vscode] _addReferencedInstructions, needs
+ * chat.includeReferencedInstructions, off by default): prompt files, or files of the workspace;
+ * only instruction files are followed further.
+ */
+function followLinks(r: Resolver, from: readonly { file: string; text: string }[]): Attached[] {
+  const { ctx, s } = r;
+  const ws = ctx.launchDir;
+  const todo = [...from];
+  const out: Attached[] = [];
+  const seen = new Set(from.map((f) => f.file));
+  while (todo.length) {
+    const next = todo.pop()!;
+    const parsed = parsePromptFile(next.text);
+    for (const ref of fileReferences(next.text, parsed.bodyStart)) {
+      if (/^[a-zA-Z]+:\//.test(ref.ref)) continue;
+      const file = ref.ref.startsWith('/') ? ref.ref : path.join(path.dirname(next.file), ref.ref);
+      if (seen.has(file)) continue;
+      const isPromptFile = /\.(instructions|prompt)\.md$/.test(file) || path.basename(file) === 'copilot-instructions.md';
+      if (!isPromptFile && relativeInside(ws, file) === undefined) continue;
+      seen.add(file);
+      if (ctx.fs.stat(file)?.type !== 'file') {
+        r.sources.push(r.source(file, 'import', ws, 'missing', { chars: 0, bytes: 0 }, `Linked from ${path.basename(next.file)} but it does not exist.`, { importedBy: next.file }));
+        continue;
+      }
+      const doc = r.read(file, 'import', ws);
+      if (!doc) continue;
+      if (!s['chat.includeReferencedInstructions']) {
+        r.sources.push(r.source(file, 'import', ws, 'excluded', doc.size, `Linked from ${path.basename(next.file)}; VS Code attaches linked files only when chat.includeReferencedInstructions is on (off by default).`, { importedBy: next.file }));
+        continue;
+      }
+      const source = r.source(file, 'import', ws, 'loaded', doc.size, `Referenced by ${path.basename(next.file)}.`, { importedBy: next.file });
+      r.sources.push(source);
+      out.push({ file, text: doc.text, source });
+      if (isPromptFile) todo.push({ file, text: doc.text });
+    }
+  }
+  return out;
+}
+
+// 3. Apply the budget: VS Code sets none for instructions.
+
+// ---------------------------------------------------------------------------------------------
+// 4. Render ([chat] CustomInstructions).
+
+/** Each attached file once by content, then the instructions index; in the user message unless set to the system message. */
+function render(r: Resolver, attached: Attached[], instructionFiles: InstructionFile[], nested: string[]): RenderPart[] {
+  const { ctx, s } = r;
   const chunks: string[] = [];
   const seenContent = new Map<string, string>();
   for (const a of attached) {
@@ -427,38 +512,37 @@ function resolve(ctx: ResolveContext): ProfileResult {
       continue;
     }
     seenContent.set(content, a.file);
-    const z = sizes(content);
-    a.source.injectedChars = z.chars;
-    a.source.injectedBytes = z.bytes;
+    setInjected(a.source, content);
     chunks.push(`<attachment filePath=${JSON.stringify(a.file)}>\n${content}\n</attachment>\n`);
   }
-  if (s.readFileTool && (instructionFiles.length || nested.length)) {
-    const entries = [...INDEX_HEAD];
-    for (const f of instructionFiles) {
-      entries.push('<instruction>');
-      if (f.description) entries.push(`<description>${f.description}</description>`);
-      entries.push(`<file>${f.file}</file>`);
-      if (f.pattern) entries.push(`<applyTo>${f.pattern}</applyTo>`);
-      entries.push('</instruction>');
-    }
-    for (const file of nested) {
-      const folder = path.relative(ws, path.dirname(file)).split(path.sep).join('/');
-      entries.push('<instruction>', `<description>${folder.trim() ? `Instructions for folder '${folder}'` : 'Instructions for the workspace'}</description>`, `<file>${file}</file>`, '</instruction>');
-    }
-    entries.push('</instructions>', '', '');
-    chunks.push(entries.join('\n'));
-  }
+  if (s.readFileTool && (instructionFiles.length || nested.length)) chunks.push(instructionsIndex(ctx.launchDir, instructionFiles, nested));
+  if (!chunks.length) return [];
   const inSystem = s['github.copilot.chat.customInstructionsInSystemMessage'];
-  const start: RenderPart[] = chunks.length
-    ? [{ where: inSystem ? 'system' : 'user', text: `${inSystem ? '' : INTRO + CONFLICT}\n<instructions>\n${chunks.join('')}\n</instructions>\n` }]
-    : [];
-  const used = r.sources.filter((x) => x.status === 'loaded').reduce((n, x) => n + x.injectedChars, 0);
-  return { sources: r.sources, budget: { unit: 'chars', limit: null, perFile: null, used }, diagnostics: r.diagnostics, start, onRead: [] };
+  return [{ where: inSystem ? 'system' : 'user', text: `${inSystem ? '' : INTRO + CONFLICT}\n<instructions>\n${chunks.join('')}\n</instructions>\n` }];
+}
+
+/** [vscode] _getCustomizationsIndex: every instruction file, then every nested AGENTS.md. */
+function instructionsIndex(ws: string, instructionFiles: InstructionFile[], nested: string[]): string {
+  const entries = [...INDEX_HEAD];
+  for (const f of instructionFiles) {
+    entries.push('<instruction>');
+    if (f.description) entries.push(`<description>${f.description}</description>`);
+    entries.push(`<file>${f.file}</file>`);
+    if (f.pattern) entries.push(`<applyTo>${f.pattern}</applyTo>`);
+    entries.push('</instruction>');
+  }
+  for (const file of nested) {
+    const folder = path.relative(ws, path.dirname(file)).split(path.sep).join('/');
+    entries.push('<instruction>', `<description>${folder.trim() ? `Instructions for folder '${folder}'` : 'Instructions for the workspace'}</description>`, `<file>${file}</file>`, '</instruction>');
+  }
+  entries.push('</instructions>', '', '');
+  return entries.join('\n');
 }
 
 /**
  * `**\/AGENTS.md` in the workspace. In a repository: the files git lists (so `.gitignore` is
- * honoured, as VS Code's search does); elsewhere a walk skipping `.git` and `node_modules`.
+ * honoured, as VS Code's search does); elsewhere a walk skipping `.git`, `node_modules` and the
+ * other folders VS Code's default `files.exclude` and `search.exclude` hide (SKIP_DIRS).
  * `files.exclude` is not modelled.
  */
 function agentsMdFiles(ctx: ResolveContext, ws: string): string[] {
@@ -471,7 +555,7 @@ function agentsMdFiles(ctx: ResolveContext, ws: string): string[] {
   while (stack.length) {
     const dir = stack.pop()!;
     for (const e of ctx.fs.readDir(dir)) {
-      if (e.type === 'dir' && e.name !== '.git' && e.name !== 'node_modules') stack.push(path.join(dir, e.name));
+      if (e.type === 'dir' && !SKIP_DIRS.has(e.name)) stack.push(path.join(dir, e.name));
       else if (e.type === 'file' && e.name === 'AGENTS.md') out.push(path.join(dir, e.name));
     }
   }
