@@ -1,9 +1,9 @@
 import * as path from 'node:path';
 import { diag } from '../diagnostics';
-import type { Diagnostic, Source, SourceKind } from '../model';
+import { newSource, setInjected, type Diagnostic, type Source, type SourceKind } from '../model';
 import { ancestors, compareRustPaths, isInside } from '../paths';
 import type { Profile, ProfileResult, ResolveContext } from '../profile';
-import { describeReadFailure, readText, sizes } from '../readText';
+import { describeReadFailure, readText } from '../readText';
 import { charCount, fmt, offsetOfChar, rustLines, rustTrim, rustTrimEnd, rustTrimStart, takeChars } from '../text';
 
 /**
@@ -134,44 +134,68 @@ function makeProfile(v: Variant): Profile {
   };
 }
 
-function resolve(v: Variant, ctx: ResolveContext): ProfileResult {
-  const sources: Source[] = [];
-  const diagnostics: Diagnostic[] = [];
-  const found: { source: Source; content: string }[] = [];
-  let fatal: string | undefined;
+/** A file found with text: its source and what it holds. */
+interface Found {
+  source: Source;
+  content: string;
+}
 
-  // Discovery: every candidate, root first. Missing and blank files are skipped; any other
-  // read error makes the real program fail to build its prompt (push_context_file).
+/**
+ * The steps every profile runs (rust/crates/runtime/src/prompt.rs): find the sources
+ * (discover_instruction_files), follow imports (claw-code has none), drop duplicates
+ * (dedupe_instruction_files), apply the budget and render (render_instruction_files).
+ */
+function resolve(v: Variant, ctx: ResolveContext): ProfileResult {
+  const out = { sources: [] as Source[], diagnostics: [] as Diagnostic[] };
+  const { found, fatal } = findFiles(v, ctx, out);
+  const kept = dropDuplicates(found, out.diagnostics);
+  const { sections, used } = applyBudget(v, kept, out.diagnostics);
+  return {
+    ...out,
+    budget: { unit: 'chars', limit: MAX_TOTAL_CHARS, perFile: MAX_FILE_CHARS, used },
+    // The section exists only when at least one file was found.
+    start: fatal || kept.length === 0 ? [] : [{ where: 'system', text: sections.join('\n\n') }],
+    onRead: [],
+    ...(fatal ? { fatal } : {}),
+  };
+}
+
+/**
+ * Discovery: every candidate, root first. Missing and blank files are skipped; any other read
+ * error makes the real program fail to build its prompt (push_context_file).
+ */
+function findFiles(v: Variant, ctx: ResolveContext, out: { sources: Source[]; diagnostics: Diagnostic[] }): { found: Found[]; fatal?: string } {
+  const found: Found[] = [];
+  let fatal: string | undefined;
   for (const dir of v.dirs(ctx)) {
     for (const file of v.candidates(ctx, dir)) {
       const r = readText(ctx.fs, file);
       if (r.state === 'missing') continue;
       // HEAD skips a directory with a candidate's name (`path.is_dir()`); the seed fails on it.
       if (r.state === 'directory' && v === head) continue;
-      const base: Source = {
-        path: file, kind: kindOf(file), scope: dir, loads: 'start', status: 'loaded',
-        chars: r.state === 'ok' ? r.chars : 0, bytes: r.state === 'ok' ? r.bytes : 'bytes' in r ? r.bytes : 0,
-        injectedChars: 0, injectedBytes: 0, reason: '',
-      };
+      const base = newSource(file, kindOf(file), dir, 'start', { chars: r.state === 'ok' ? r.chars : 0, bytes: r.state === 'ok' ? r.bytes : 'bytes' in r ? r.bytes : 0 });
       if (r.state !== 'ok') {
         const what = describeReadFailure(r);
         fatal ??= `claw-code cannot build its prompt: ${file} ${what}`;
         const code = r.state === 'binary' ? 'binary' : r.state === 'not-utf8' ? 'not-utf8' : 'unreadable';
-        diagnostics.push(diag(code, file, `This file ${what}: claw-code stops with an error instead of building its prompt.`));
-        sources.push({ ...base, status: 'unreadable', reason: `It ${what}, so claw-code fails to build its prompt.` });
+        out.diagnostics.push(diag(code, file, `This file ${what}: claw-code stops with an error instead of building its prompt.`));
+        out.sources.push({ ...base, status: 'unreadable', reason: `It ${what}, so claw-code fails to build its prompt.` });
         continue;
       }
       if (rustTrim(r.text) === '') {
-        sources.push({ ...base, status: 'excluded', reason: 'It is empty or only white space, so claw-code skips it.' });
+        out.sources.push({ ...base, status: 'excluded', reason: 'It is empty or only white space, so claw-code skips it.' });
         continue;
       }
       found.push({ source: base, content: r.text });
-      sources.push(base);
+      out.sources.push(base);
     }
   }
+  return { found, ...(fatal ? { fatal } : {}) };
+}
 
-  // dedupe_instruction_files: equal normalized text = duplicate; the first one stays.
-  const kept: typeof found = [];
+/** dedupe_instruction_files: equal normalized text = duplicate; the first one stays. */
+function dropDuplicates(found: Found[], diagnostics: Diagnostic[]): Found[] {
+  const kept: Found[] = [];
   const seen = new Map<string, string>();
   for (const f of found) {
     const key = normalizeForDedupe(f.content);
@@ -185,9 +209,14 @@ function resolve(v: Variant, ctx: ResolveContext): ProfileResult {
     seen.set(key, f.source.path);
     kept.push(f);
   }
+  return kept;
+}
 
-  // render_instruction_files: the budget is shared root first; a file's cost is its rendered
-  // length (marker included), capped at what is left.
+/**
+ * render_instruction_files: the budget is shared root first; a file's cost is its rendered
+ * length (marker included), capped at what is left; once nothing is left the rest are omitted.
+ */
+function applyBudget(v: Variant, kept: Found[], diagnostics: Diagnostic[]): { sections: string[]; used: number } {
   const sections = [v.heading];
   let remaining = MAX_TOTAL_CHARS;
   const omitted: string[] = [];
@@ -199,51 +228,42 @@ function resolve(v: Variant, ctx: ResolveContext): ProfileResult {
       f.source.reason = `The ${fmt(MAX_TOTAL_CHARS)}-character budget is used up by earlier files, so claw-code omits it.`;
       continue;
     }
-    const raw = truncate(f.content, remaining);
-    const rendered = truncate(raw, MAX_FILE_CHARS);
-    const consumed = Math.min(charCount(rendered), remaining);
+    const rendered = truncate(truncate(f.content, remaining), MAX_FILE_CHARS);
     const limit = Math.min(MAX_FILE_CHARS, remaining);
-    remaining -= consumed;
+    remaining -= Math.min(charCount(rendered), remaining);
     sections.push(`## ${path.basename(f.source.path)} (scope: ${scopeLabel(f.source.path, kept.map((k) => k.source.path))})`);
     sections.push(rendered);
-    const s = sizes(rendered);
-    f.source.injectedChars = s.chars;
-    f.source.injectedBytes = s.bytes;
-    const trimmed = rustTrim(f.content);
-    if (charCount(trimmed) > limit) {
-      const cut = f.content.length - rustTrimStart(f.content).length + offsetOfChar(trimmed, limit);
-      const dropped = charCount(trimmed) - limit;
-      const byBudget = limit < MAX_FILE_CHARS;
-      f.source.status = 'truncated';
-      f.source.reason = byBudget
-        ? `Only ${fmt(limit)} characters of the ${fmt(MAX_TOTAL_CHARS)}-character budget were left, so claw-code cuts it there and adds [truncated].`
-        : `Over the ${fmt(MAX_FILE_CHARS)}-character per-file budget: claw-code keeps the first ${fmt(MAX_FILE_CHARS)} and adds [truncated].`;
-      const at = { text: f.content, start: cut, end: f.content.length };
-      const pos = diag('file-truncated', f.source.path, '', at);
-      f.source.cutAt = { line: pos.line, column: pos.column };
-      diagnostics.push(
-        byBudget
-          ? diag('chain-over-budget', f.source.path, `claw-code cuts this file after ${fmt(limit)} characters because earlier files used the rest of its ${fmt(MAX_TOTAL_CHARS)}-character budget; the last ${fmt(dropped)} characters are dropped.`, at)
-          : diag('file-truncated', f.source.path, `claw-code keeps the first ${fmt(MAX_FILE_CHARS)} characters of this file; the last ${fmt(dropped)} characters, from here on, are dropped.`, at),
-      );
-    } else {
-      f.source.reason = 'Found in an ancestor of the launch directory; loaded whole.';
-    }
+    setInjected(f.source, rendered);
+    reportCut(f, limit, diagnostics);
   }
   for (const p of omitted) {
     diagnostics.push(diag('chain-over-budget', p, `claw-code omits this file: earlier files use up its ${fmt(MAX_TOTAL_CHARS)}-character budget.`));
   }
+  return { sections, used: MAX_TOTAL_CHARS - remaining };
+}
 
-  const text = sections.join('\n\n');
-  return {
-    sources,
-    budget: { unit: 'chars', limit: MAX_TOTAL_CHARS, perFile: MAX_FILE_CHARS, used: MAX_TOTAL_CHARS - remaining },
-    diagnostics,
-    // The section exists only when at least one file was found.
-    start: fatal || kept.length === 0 ? [] : [{ where: 'system', text }],
-    onRead: [],
-    ...(fatal ? { fatal } : {}),
-  };
+/** Where a file over `limit` characters is cut (after trimming), and why: the per-file or the total budget. */
+function reportCut(f: Found, limit: number, diagnostics: Diagnostic[]): void {
+  const trimmed = rustTrim(f.content);
+  if (charCount(trimmed) <= limit) {
+    f.source.reason = 'Found in an ancestor of the launch directory; loaded whole.';
+    return;
+  }
+  const cut = f.content.length - rustTrimStart(f.content).length + offsetOfChar(trimmed, limit);
+  const dropped = charCount(trimmed) - limit;
+  const byBudget = limit < MAX_FILE_CHARS;
+  f.source.status = 'truncated';
+  f.source.reason = byBudget
+    ? `Only ${fmt(limit)} characters of the ${fmt(MAX_TOTAL_CHARS)}-character budget were left, so claw-code cuts it there and adds [truncated].`
+    : `Over the ${fmt(MAX_FILE_CHARS)}-character per-file budget: claw-code keeps the first ${fmt(MAX_FILE_CHARS)} and adds [truncated].`;
+  const at = { text: f.content, start: cut, end: f.content.length };
+  const pos = diag('file-truncated', f.source.path, '', at);
+  f.source.cutAt = { line: pos.line, column: pos.column };
+  diagnostics.push(
+    byBudget
+      ? diag('chain-over-budget', f.source.path, `claw-code cuts this file after ${fmt(limit)} characters because earlier files used the rest of its ${fmt(MAX_TOTAL_CHARS)}-character budget; the last ${fmt(dropped)} characters are dropped.`, at)
+      : diag('file-truncated', f.source.path, `claw-code keeps the first ${fmt(MAX_FILE_CHARS)} characters of this file; the last ${fmt(dropped)} characters, from here on, are dropped.`, at),
+  );
 }
 
 /** describe_instruction_file: the directory of the first file whose directory contains this one. */
