@@ -7,8 +7,8 @@ import { findClaudeImports, stripBlockComments } from '../markdown';
 import type { Diagnostic, RenderPart, Source, SourceKind } from '../model';
 import { filesBelow, isInside } from '../paths';
 import type { Profile, ProfileResult, ResolveContext } from '../profile';
-import { describeReadFailure, readText, sizes } from '../readText';
-import { charCount, decodeLossy } from '../text';
+import { describeReadFailure, lossyDiagnostic, readLossy, readText, sizes } from '../readText';
+import { charCount } from '../text';
 
 /**
  * Claude Code 2.1.332, as observed on the real CLI (../shared/agents.md, "Observed") and read
@@ -147,20 +147,16 @@ class MemoryLoader {
       if (this.ctx.fs.stat(file)) this.sources.push(base({ status: 'excluded', reason: 'Matched by claudeMdExcludes, so Claude Code skips it.' }));
       return { entries: [], exists: !!this.ctx.fs.stat(file) };
     }
-    const r = readText(this.ctx.fs, file);
+    const r = readLossy(this.ctx.fs, file);
     if (r.state === 'missing' || r.state === 'directory') return { entries: [], exists: false };
-    if (r.state === 'unreadable') {
+    if (r.state !== 'ok') {
       this.sources.push(base({ status: 'unreadable', reason: `It ${describeReadFailure(r)}; Claude Code skips it.` }));
       this.diagnostics.push(diag('unreadable', file, `This file ${describeReadFailure(r)}: Claude Code skips it silently.`));
       return { entries: [], exists: true };
     }
-    let text: string;
-    if (r.state === 'ok') text = r.text;
-    else {
-      // Claude Code reads as UTF-8 regardless; invalid bytes become U+FFFD.
-      text = decodeLossy(this.ctx.fs.readFile(file));
-      this.diagnostics.push(diag(r.state === 'binary' ? 'binary' : 'not-utf8', file, `This file ${describeReadFailure(r)}: Claude Code reads it anyway and the model gets replacement characters.`));
-    }
+    // Claude Code reads as UTF-8 regardless; invalid bytes become U+FFFD.
+    if (r.problem) this.diagnostics.push(lossyDiagnostic(file, r.problem, 'Claude Code reads it anyway and the model gets replacement characters.'));
+    const text = r.text;
     this.processed.add(file);
     this.processed.add(this.ctx.fs.realPath(file));
     const parsed = parseMemory(text);

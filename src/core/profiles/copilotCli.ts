@@ -6,8 +6,7 @@ import { globProblem, matchesAny, relativeInside } from '../globs';
 import type { Diagnostic, RenderPart, Source, SourceKind } from '../model';
 import { compareRustPaths, isInside } from '../paths';
 import type { ImportRef, Profile, ProfileResult, ResolveContext } from '../profile';
-import { describeReadFailure, readText, sizes } from '../readText';
-import { decodeLossy } from '../text';
+import { describeReadFailure, lossyDiagnostic, readLossy, sizes } from '../readText';
 
 /**
  * GitHub Copilot CLI 1.0.102 (`copilot -p`, own-provider mode). The discovery and prompt logic
@@ -137,20 +136,16 @@ class Resolver {
 
   /** Read a file the way the CLI does; undefined (and a source when it exists) when it cannot. */
   read(file: string, kind: SourceKind, scope: string, loads: Source['loads']): Doc | undefined {
-    const r = readText(this.ctx.fs, file);
+    const r = readLossy(this.ctx.fs, file);
     if (r.state === 'missing' || r.state === 'directory') return undefined; // a directory with the name is skipped (observed p24)
-    if (r.state === 'unreadable') {
+    if (r.state !== 'ok') {
       this.sources.push(this.source(file, kind, scope, loads, 'unreadable', { chars: 0, bytes: 0 }, `It ${describeReadFailure(r)}, so ${AGENT} cannot read it.`));
       this.diagnostics.push(diag('unreadable', file, `This file ${describeReadFailure(r)}; ${AGENT} skips it (unsure: not observed, the probes run as root).`));
       return undefined;
     }
-    let text: string;
-    if (r.state === 'ok') text = r.text;
-    else {
-      // The runtime reads lossily: invalid bytes become U+FFFD, NUL bytes are kept (observed p24).
-      text = decodeLossy(this.ctx.fs.readFile(file));
-      this.diagnostics.push(diag(r.state === 'binary' ? 'binary' : 'not-utf8', file, `This file ${describeReadFailure(r)}; ${AGENT} sends it anyway, with replacement characters.`));
-    }
+    // The runtime reads lossily: invalid bytes become U+FFFD, NUL bytes are kept (observed p24).
+    if (r.problem) this.diagnostics.push(lossyDiagnostic(file, r.problem, `${AGENT} sends it anyway, with replacement characters.`));
+    let text = r.text;
     const size = sizes(text);
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     return { text, ...size };
