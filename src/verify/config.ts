@@ -3,8 +3,8 @@
 // files (permissions, hooks, MCP servers, tokens, model choices) is ever copied.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { readTomlTopLevel } from '../core/profiles/codex';
-import { stripJsonComments } from '../core/profiles/geminiCli';
+import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
+import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
 import type { VerifyTree } from './tree';
 
 /** One key written, for the report: "~/.codex/config.toml: project_doc_max_bytes". */
@@ -14,12 +14,16 @@ export interface ConfigKey {
 }
 
 function readJson(file: string): Record<string, unknown> | undefined {
+  let text: string;
   try {
-    const v = JSON.parse(stripJsonComments(fs.readFileSync(file, 'utf8')));
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+    text = fs.readFileSync(file, 'utf8');
   } catch {
     return undefined;
   }
+  // As the agents read settings: comments allowed, trailing commas not.
+  const errors: ParseError[] = [];
+  const v: unknown = parseJsonc(text, errors, { allowTrailingComma: false, allowEmptyContent: false });
+  return !errors.length && v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }
 
 function writeJson(file: string, value: unknown): void {
@@ -61,16 +65,18 @@ export function writeAgentConfig(tree: VerifyTree, realLaunchDir: string): Confi
     written.push({ file: '~/.claude/settings.json', key: 'claudeMdExcludes' });
   }
 
-  // Codex: the three top-level keys of config.toml, written as the user wrote them.
+  // Codex: the three top-level keys of config.toml, with the values the user wrote (a float stays a float).
   const toml = path.join(realHome, '.codex', 'config.toml');
   if (fs.existsSync(toml)) {
     const text = fs.readFileSync(toml, 'utf8');
     try {
-      const lines = readTomlTopLevel(text)
-        .filter((k) => k.key.length === 1 && ['project_doc_max_bytes', 'project_doc_fallback_filenames', 'project_root_markers'].includes(k.key[0]))
+      const data = parseToml(text, { integersAsBigInt: true });
+      const lines = ['project_doc_max_bytes', 'project_doc_fallback_filenames', 'project_root_markers']
+        .filter((k) => data[k] !== undefined)
         .map((k) => {
-          written.push({ file: '~/.codex/config.toml', key: k.key[0] });
-          return `${k.key[0]} = ${text.slice(k.start, k.end)}`;
+          written.push({ file: '~/.codex/config.toml', key: k });
+          const v = data[k];
+          return typeof v === 'number' && Number.isInteger(v) ? `${k} = ${v}.0` : stringifyToml({ [k]: v }).trim();
         });
       if (lines.length) {
         fs.mkdirSync(path.join(tree.home, '.codex'), { recursive: true });

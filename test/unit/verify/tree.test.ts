@@ -103,7 +103,7 @@ describe('verify: the temporary tree', () => {
     const claudeJson = JSON.parse(fs.readFileSync(path.join(tree.home, '.claude.json'), 'utf8'));
     assert.deepEqual(claudeJson, { projects: { [tree.toTemp(repo)]: { hasClaudeMdExternalIncludesApproved: true } } });
     assert.deepEqual(JSON.parse(fs.readFileSync(path.join(tree.home, '.claude/settings.json'), 'utf8')), { claudeMdExcludes: [path.join(tree.fsRoot, '/abs/**/CLAUDE.md')] });
-    assert.equal(fs.readFileSync(path.join(tree.home, '.codex/config.toml'), 'utf8'), 'project_doc_max_bytes = 4096\nproject_doc_fallback_filenames = ["CLAUDE.md"]\n');
+    assert.equal(fs.readFileSync(path.join(tree.home, '.codex/config.toml'), 'utf8'), 'project_doc_max_bytes = 4096\nproject_doc_fallback_filenames = [ "CLAUDE.md" ]\n');
     assert.deepEqual(JSON.parse(fs.readFileSync(path.join(tree.home, '.gemini/settings.json'), 'utf8')), { context: { fileName: 'CONTEXT.md' } });
     assert.deepEqual(JSON.parse(fs.readFileSync(path.join(tree.toTemp(repo), '.gemini/settings.json'), 'utf8')), { context: { fileName: ['AGENTS.md'] } });
     assert.ok(tree.skipped.some((s) => s.path === path.join(repo, '.claude/hooks') && /hooks run code/.test(s.reason)));
