@@ -17,8 +17,6 @@ const common = {
   sourcemap: true,
   logLevel: 'warning',
   define: { __VERSION__: JSON.stringify(version) },
-  // jsonc-parser's `main` is a UMD build whose dynamic requires esbuild cannot follow; its ES build bundles.
-  alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
 };
 
 function testFiles(dir) {

@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import { diag, nearestExisting } from '../diagnostics';
 import { sizes } from '../readText';
-import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+// The ES build: the package's `main` is a UMD build whose dynamic requires esbuild cannot bundle.
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser/lib/esm/main.js';
 import { newSource, setInjected, type Diagnostic, type RenderPart, type Source, type SourceKind } from '../model';
 import { folderOf } from '../paths';
 import type { Profile, ProfileResult, ResolveContext } from '../profile';
