@@ -1,7 +1,8 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { CachedFileSystem } from './cachedFs';
 import type { FileSystem } from './fs';
-import { findGitRoot, type GitIndex } from './git';
+import { findGitRoot, SnapshotGitIndex, type GitIndex } from './git';
 import { uniqueDiagnostics } from './diagnostics';
 import type { Chain } from './model';
 import type { Profile } from './profile';
@@ -24,6 +25,16 @@ export interface Host {
   git: GitIndex;
 }
 
+/**
+ * A host for one refresh: every file-system and git answer cached (see `CachedFileSystem`).
+ * A host that is already one is returned as is, so one refresh can span many chains.
+ */
+export function refreshHost(host: Host): Host {
+  if (host.fs instanceof CachedFileSystem && host.git instanceof SnapshotGitIndex) return host;
+  const fs = CachedFileSystem.of(host.fs);
+  return { fs, git: host.git instanceof SnapshotGitIndex ? host.git : new SnapshotGitIndex(host.git) };
+}
+
 /** The launch dir an agent most likely starts in for a target: the repository root, else the target's folder. */
 export function defaultLaunchDir(fs: FileSystem, target: string): string {
   const dir = fs.stat(target)?.type === 'dir' ? target : path.dirname(target);
@@ -35,11 +46,13 @@ export function defaultLaunchDir(fs: FileSystem, target: string): string {
  * anything the disk holds: problems become diagnostics, sources with a status, or `fatal`.
  */
 export function resolveChain(req: ChainRequest, host: Host): Chain & { fatal?: string } {
+  host = refreshHost(host);
   const target = path.resolve(req.target);
   const launchDir = path.resolve(req.launchDir ?? defaultLaunchDir(host.fs, target));
   const home = path.resolve(req.home ?? os.homedir());
+  const fs = host.fs as CachedFileSystem;
   const result = req.profile.resolve({
-    fs: host.fs,
+    fs,
     git: host.git,
     target,
     launchDir,
@@ -47,6 +60,7 @@ export function resolveChain(req: ChainRequest, host: Host): Chain & { fatal?: s
     platform: req.platform ?? process.platform,
     env: req.env ?? process.env,
     settings: req.settings ?? {},
+    memo: (key, compute) => fs.memo(`${req.profile.id}\0${key}`, compute),
   });
   return {
     agent: req.profile.id,

@@ -1,9 +1,8 @@
 import ignore, { type Ignore } from 'ignore';
 import micromatch from 'micromatch';
 import * as path from 'node:path';
-import { resolveChain, type Host } from './chain';
+import { refreshHost, resolveChain, type Host } from './chain';
 import { diag, uniqueDiagnostics } from './diagnostics';
-import { SnapshotGitIndex } from './git';
 import { matchesAny, relativeInside } from './globs';
 import { isInside, SKIP_DIRS } from './paths';
 import type { Diagnostic } from './model';
@@ -102,46 +101,114 @@ export interface CheckOptions {
 
 export function check(host: Host, root: string, profiles: readonly Profile[], opts: CheckOptions = {}): CheckResult {
   root = path.resolve(root);
-  // One answer per git question for the whole pass: every profile and folder asks the same ones.
-  host = { fs: host.fs, git: new SnapshotGitIndex(host.git) };
+  // One refresh for the whole pass: every profile and folder shares the file-system and git
+  // answers, and each profile's whole-workspace work (ResolveContext.memo).
+  host = refreshHost(host);
   const { files, via } = listFiles(host, root);
   const patterns = [...new Set(profiles.flatMap((p) => p.filePatterns))];
-  const matchers = patterns.map((p) => micromatch.matcher(p, { dot: true }));
-  const instructionFiles = files.filter((f) => matchers.some((m) => m(f)));
+  const isInstruction = anyPattern(patterns);
+  const instructionFiles = files.filter(isInstruction);
   const defaultLaunch = typeof opts.launchDir === 'string' ? path.resolve(opts.launchDir) : host.git.root(root) ?? root;
   const launchFor = typeof opts.launchDir === 'function' ? opts.launchDir : () => defaultLaunch;
   // The folder each file governs: its own, or the one above the folders a pattern names (.claude/rules/x.md → .).
   const dirs = instructionFiles.map((f) => governedFolder(path.join(root, f), patterns, root));
   const targets = [...new Set([root, ...dirs])].filter((d) => isInside(d, launchFor(d)));
-  const diagnostics: Diagnostic[] = [];
+  // Diagnostics in the order they are found; a conditional rule's globs hold a place, filled
+  // after one pass over the file list answers every rule's globs together.
+  const found: (Diagnostic | GlobRule)[] = [];
+  // Chains of one pass share memoized answers, so the same diagnostic object comes back from
+  // many chains: skip it by identity before the full comparison at the end.
+  const seen = new Set<Diagnostic>();
   const globChecked = new Set<string>();
-  const scoped = new Map<string, string[]>();
-  /** The listed files below a folder, relative to it. */
-  const filesUnder = (dir: string): string[] => {
-    let list = scoped.get(dir);
-    if (!list) {
-      const prefix = relativeInside(root, dir);
-      list = prefix === undefined ? [] : prefix === '' ? files : files.filter((f) => f.startsWith(prefix + '/')).map((f) => f.slice(prefix.length + 1));
-      scoped.set(dir, list);
-    }
-    return list;
-  };
   for (const profile of profiles) {
     for (const target of targets) {
       const chain = resolveChain({ profile, target, launchDir: launchFor(target), home: opts.home, env: opts.env, settings: opts.settings?.[profile.id] }, host);
-      if (chain.fatal) diagnostics.push(...chain.diagnostics.filter((d) => d.severity === 'error'));
-      diagnostics.push(...chain.diagnostics.filter((d) => d.path === root || d.path.startsWith(root + '/')));
+      for (const d of chain.diagnostics) {
+        if (seen.has(d)) continue;
+        seen.add(d);
+        if ((chain.fatal && d.severity === 'error') || d.path === root || d.path.startsWith(root + '/')) found.push(d);
+      }
       for (const s of chain.sources) {
         if (!s.globs || globChecked.has(`${s.path}\0${s.scope}`) || !s.path.startsWith(root + '/')) continue;
         globChecked.add(`${s.path}\0${s.scope}`);
-        const inScope = filesUnder(s.scope);
-        const matches = profile.matchesGlob ?? ((rel: string, glob: string) => matchesAny(rel, [glob]));
-        const dead = s.globs.filter((g) => !inScope.some((f) => matches(f, g)));
-        if (dead.length) {
-          diagnostics.push(diag('glob-no-match', s.path, `${dead.map((g) => `"${g}"`).join(', ')} ${dead.length === 1 ? 'matches' : 'match'} no file under ${path.relative(root, s.scope) || '.'}; ${profile.agent} will never load this rule for ${dead.length === s.globs.length ? 'any file' : 'those patterns'}.`));
-        }
+        found.push({ profile, path: s.path, scope: s.scope, globs: s.globs });
       }
     }
   }
+  const dead = deadGlobs(root, files, found.filter((x): x is GlobRule => 'globs' in x));
+  const diagnostics = found.flatMap((x) => {
+    if (!('globs' in x)) return [x];
+    const globs = dead.get(x);
+    if (!globs?.length) return [];
+    const scope = path.relative(root, x.scope) || '.';
+    return [diag('glob-no-match', x.path, `${globs.map((g) => `"${g}"`).join(', ')} ${globs.length === 1 ? 'matches' : 'match'} no file under ${scope}; ${x.profile.agent} will never load this rule for ${globs.length === x.globs.length ? 'any file' : 'those patterns'}.`)];
+  });
   return { root, files: instructionFiles.map((f) => path.join(root, f)), via, diagnostics: uniqueDiagnostics(diagnostics) };
+}
+
+/** A conditional rule whose globs `check` tests against the files that exist. */
+interface GlobRule {
+  profile: Profile;
+  path: string;
+  scope: string;
+  globs: string[];
+}
+
+/** A test of a relative path against any of the patterns, as one regular expression. */
+function anyPattern(patterns: readonly string[]): (rel: string) => boolean {
+  const sources = patterns.map((p) => micromatch.makeRe(p, { dot: true }).source);
+  const re = new RegExp(sources.map((s) => `(?:${s})`).join('|'));
+  return (rel) => re.test(rel);
+}
+
+/**
+ * The globs of each rule that match no file under its scope, from one pass over the file list
+ * for every rule: each file is tested only against the globs still unmatched in the folders
+ * above it, so a glob that matches stops costing anything.
+ */
+function deadGlobs(root: string, files: readonly string[], rules: readonly GlobRule[]): Map<GlobRule, string[]> {
+  interface Pending {
+    rule: GlobRule;
+    glob: string;
+    matched: boolean;
+  }
+  const byScope = new Map<string, Pending[]>();
+  const all: Pending[] = [];
+  for (const rule of rules) {
+    const prefix = relativeInside(root, rule.scope);
+    for (const glob of rule.globs) {
+      const p = { rule, glob, matched: false };
+      all.push(p);
+      // A scope outside the listed files has no file to match.
+      if (prefix !== undefined) byScope.set(prefix, [...(byScope.get(prefix) ?? []), p]);
+    }
+  }
+  const matches = (rule: GlobRule, rel: string, glob: string) => (rule.profile.matchesGlob ? rule.profile.matchesGlob(rel, glob) : matchesAny(rel, [glob]));
+  const test = (list: Pending[] | undefined, rel: string): Pending[] | undefined => {
+    if (!list) return list;
+    for (const p of list) {
+      if (!p.matched && matches(p.rule, rel, p.glob)) p.matched = true;
+    }
+    const left = list.filter((p) => !p.matched);
+    return left.length ? left : undefined;
+  };
+  for (const f of files) {
+    if (!byScope.size) break;
+    if (byScope.has('')) {
+      const left = test(byScope.get(''), f);
+      if (left) byScope.set('', left);
+      else byScope.delete('');
+    }
+    for (let i = f.indexOf('/'); i > 0; i = f.indexOf('/', i + 1)) {
+      const prefix = f.slice(0, i);
+      const list = byScope.get(prefix);
+      if (!list) continue;
+      const left = test(list, f.slice(i + 1));
+      if (left) byScope.set(prefix, left);
+      else byScope.delete(prefix);
+    }
+  }
+  const dead = new Map<GlobRule, string[]>();
+  for (const p of all) if (!p.matched) dead.set(p.rule, [...(dead.get(p.rule) ?? []), p.glob]);
+  return dead;
 }

@@ -1,4 +1,5 @@
 import { parseDocument } from 'yaml';
+import { ParseCache } from './parseCache';
 
 /** A YAML frontmatter block at the top of an instruction file. */
 export interface Frontmatter {
@@ -19,6 +20,12 @@ const CLOSE = /^---[ \t]*(?:\r?\n|$)/m;
 
 /** Split off a leading `---` … `---` block; undefined when the file has none. */
 export function parseFrontmatter(text: string): Frontmatter | undefined {
+  return parsed.get(text);
+}
+
+const parsed = new ParseCache(parse);
+
+function parse(text: string): Frontmatter | undefined {
   const open = OPEN.exec(text);
   if (!open) return undefined;
   const rest = text.slice(open[0].length);

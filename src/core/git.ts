@@ -16,6 +16,8 @@ export interface GitIndex {
   workTreeFiles?(root: string): string[] | undefined;
   /** The blob of `file` at `rev` (default HEAD); undefined when it is not there. */
   committedText(root: string, file: string, rev?: string): string | undefined;
+  /** `committedText` of many files at once (one git process), by file. Optional. */
+  committedTexts?(root: string, files: readonly string[], rev?: string): Map<string, string | undefined>;
   /**
    * The revision of the default branch, for agents that read only what is committed there:
    * `origin/HEAD`'s target, else `main`, else `master`, else `HEAD`. Optional (added later).
@@ -63,6 +65,34 @@ export class CliGitIndex implements GitIndex {
   committedText(root: string, file: string, rev = 'HEAD'): string | undefined {
     const rel = path.relative(root, file).split(path.sep).join('/');
     return run(root, ['show', `${rev}:${rel}`]);
+  }
+
+  committedTexts(root: string, files: readonly string[], rev = 'HEAD'): Map<string, string | undefined> {
+    const out = new Map<string, string | undefined>();
+    // `git cat-file --batch` reads one object name per line: a name with a newline cannot be asked.
+    const asked = files.filter((f) => !/[\r\n]/.test(f));
+    if (!asked.length) return out;
+    const input = asked.map((f) => `${rev}:${path.relative(root, f).split(path.sep).join('/')}\n`).join('');
+    const r = spawnSync('git', ['cat-file', '--batch'], { cwd: root, input, maxBuffer: 256 * 1024 * 1024, timeout: 30_000 });
+    if (r.status !== 0 || !r.stdout) return out;
+    const buf = r.stdout;
+    let at = 0;
+    for (const file of asked) {
+      const eol = buf.indexOf(10, at);
+      if (eol < 0) break;
+      const header = buf.toString('utf8', at, eol);
+      at = eol + 1;
+      // `<oid> <type> <size>`, or `<name> missing` / `<name> ambiguous` with no content.
+      const m = /^[0-9a-f]+ (\w+) (\d+)$/.exec(header);
+      if (!m) {
+        out.set(file, undefined);
+        continue;
+      }
+      const size = Number(m[2]);
+      out.set(file, m[1] === 'blob' ? buf.toString('utf8', at, at + size) : undefined);
+      at += size + 1;
+    }
+    return out;
   }
 
   defaultBranch(root: string): string {
@@ -119,6 +149,15 @@ export class SnapshotGitIndex implements GitIndex {
 
   committedText(root: string, file: string, rev?: string): string | undefined {
     return this.once(`text\0${root}\0${file}\0${rev ?? ''}`, () => this.inner.committedText(root, file, rev));
+  }
+
+  committedTexts(root: string, files: readonly string[], rev?: string): Map<string, string | undefined> {
+    const out = new Map<string, string | undefined>();
+    const missing = files.filter((f) => !this.answers.has(`text\0${root}\0${f}\0${rev ?? ''}`));
+    const got = missing.length && this.inner.committedTexts ? this.inner.committedTexts(root, missing, rev) : new Map<string, string | undefined>();
+    for (const [f, text] of got) this.answers.set(`text\0${root}\0${f}\0${rev ?? ''}`, text);
+    for (const f of files) out.set(f, this.committedText(root, f, rev));
+    return out;
   }
 
   defaultBranch(root: string): string {

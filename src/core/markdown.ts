@@ -1,4 +1,5 @@
 import { Lexer, type Token, type Tokens } from 'marked';
+import { ParseCache } from './parseCache';
 
 /**
  * Markdown structure as the agents see it. Claude Code tokenizes instruction files with the
@@ -17,8 +18,10 @@ export interface PlacedToken {
 
 // Claude Code lexes with `gfm: false` (no tables, no autolinks) [RE: claude-code 2.1.332 bundle].
 function lex(text: string): Token[] {
-  return new Lexer({ gfm: false }).lex(text);
+  return lexed.get(text);
 }
+
+const lexed = new ParseCache((text) => new Lexer({ gfm: false }).lex(text));
 
 /** Offsets in `text` of every position of `normalized` (marked folds `\r\n` and `\r` to `\n`). */
 function offsetMap(text: string): ((i: number) => number) | undefined {
@@ -34,6 +37,12 @@ function offsetMap(text: string): ((i: number) => number) | undefined {
 
 /** Every token, depth first, with its place in `text`. */
 export function placedTokens(text: string): PlacedToken[] {
+  return placed.get(text);
+}
+
+const placed = new ParseCache(place);
+
+function place(text: string): PlacedToken[] {
   const normalized = text.replace(/\r\n|\r/g, '\n');
   const toOriginal = offsetMap(text) ?? ((i: number) => i);
   const out: PlacedToken[] = [];
@@ -152,6 +161,12 @@ function refsIn(raw: string, base: number): AtRef[] {
  * can say they will not be followed.
  */
 export function findClaudeImports(text: string): { imports: AtRef[]; inCode: AtRef[]; inComment: AtRef[] } {
+  return claudeImports.get(text);
+}
+
+const claudeImports = new ParseCache(claudeImportsOf);
+
+function claudeImportsOf(text: string): { imports: AtRef[]; inCode: AtRef[]; inComment: AtRef[] } {
   const imports: AtRef[] = [];
   const inCode: AtRef[] = [];
   const inComment: AtRef[] = [];

@@ -75,6 +75,13 @@ export interface ResolveContext extends ProfileEnv {
   launchDir: string;
   /** Profile-specific settings (budgets, approvals, file names), already validated by the caller. */
   settings: Readonly<Record<string, unknown>>;
+  /**
+   * The answer to a question that does not depend on the target (what git tracks, what every
+   * nested file gives), computed once per refresh and shared by every chain of it: `check`
+   * resolves a chain for every folder, and must not redo whole-workspace work for each. The
+   * key must name everything the answer depends on besides the disk (root, settings…).
+   */
+  memo<T>(key: string, compute: () => T): T;
 }
 
 export interface ProfileResult {

@@ -1,3 +1,4 @@
+import { CachedFileSystem } from './cachedFs';
 import { diag } from './diagnostics';
 import type { FileSystem } from './fs';
 import type { Diagnostic, Severity } from './model';
@@ -14,6 +15,11 @@ export type ReadResult =
 
 /** Read a file as strict UTF-8 text, saying precisely why when that is not possible. */
 export function readText(fs: FileSystem, p: string): ReadResult {
+  // Decoded once per refresh: every chain of a `check` pass reads the files above its folder.
+  return fs instanceof CachedFileSystem ? fs.memo(`\0readText\0${p}`, () => read(fs, p)) : read(fs, p);
+}
+
+function read(fs: FileSystem, p: string): ReadResult {
   const st = fs.stat(p);
   if (!st) return { state: 'missing' };
   if (st.type === 'dir') return { state: 'directory' };

@@ -48,6 +48,13 @@ function relPath(root: string, file: string): string {
   return path.relative(root, file).split(path.sep).join('/');
 }
 
+function base(file: string, extra: Partial<Source>): Source {
+  return {
+    path: file, kind: 'project', scope: path.dirname(file), loads: 'start', status: 'loaded', chars: 0, bytes: 0,
+    injectedChars: 0, injectedBytes: 0, reason: '', ...extra,
+  };
+}
+
 // [design] The block's wording is not public; it says what the seed says the model is told.
 const HEADER = '# Nested instructions\n\nThese files apply only to the directory they sit in and everything below it.';
 const LISTED =
@@ -64,11 +71,6 @@ function resolve(ctx: ResolveContext): ProfileResult {
   // `git ls-files` fails outside a repository: then no nested file is read.
   const tracked = gitRoot ? ctx.git.trackedFiles(gitRoot) : undefined;
   const start: RenderPart[] = [];
-
-  const base = (file: string, extra: Partial<Source>): Source => ({
-    path: file, kind: 'project', scope: path.dirname(file), loads: 'start', status: 'loaded', chars: 0, bytes: 0,
-    injectedChars: 0, injectedBytes: 0, reason: '', ...extra,
-  });
 
   // Root files: agent_instructions (not nested). Read from the worktree.
   for (const name of ['AGENTS.md', 'CLAUDE.md']) {
@@ -89,8 +91,62 @@ function resolve(ctx: ResolveContext): ProfileResult {
     start.push({ where: 'system', text });
   }
 
-  // Nested files: `git ls-files`, below the root, named exactly CLAUDE.md or AGENTS.md, in
-  // git's order (sorted by path).
+  // The nested block is the same for every target of the worktree: worked out once per refresh.
+  const nested = ctx.memo(`nested\0${root}\0${maxFiles}\0${maxFileBytes}\0${maxTotalBytes}`, () =>
+    nestedInstructions(ctx, root, tracked, { maxFiles, maxFileBytes, maxTotalBytes }),
+  );
+  sources.push(...nested.sources);
+  diagnostics.push(...nested.diagnostics);
+  const { blocks, listed, used, trackedSet } = nested;
+
+  // Untracked instruction files on the way to the target: never guidance (trust filter).
+  const targetDir = ctx.fs.stat(ctx.target)?.type === 'dir' ? ctx.target : path.dirname(ctx.target);
+  const candidates: string[] = [];
+  for (let d = targetDir; d !== root && d.startsWith(root + '/'); d = path.dirname(d)) {
+    for (const name of NAMES) candidates.unshift(path.join(d, name));
+  }
+  if (NAMES.has(path.basename(ctx.target)) && !candidates.includes(ctx.target) && path.dirname(ctx.target) !== root) candidates.push(ctx.target);
+  for (const file of candidates) {
+    if (trackedSet.has(file) || ctx.fs.stat(file)?.type !== 'file') continue;
+    const r = readText(ctx.fs, file);
+    const size = r.state === 'ok' ? sizes(r.text) : { chars: 0, bytes: 'bytes' in r ? r.bytes : 0 };
+    const reason = tracked
+      ? 'Not tracked by git: CAR finds nested files through git ls-files only, so an untracked file is never guidance.'
+      : 'Not in a git repository: CAR finds nested files through git ls-files only.';
+    sources.push(base(file, { ...size, status: 'excluded', reason }));
+    diagnostics.push(diag('untracked', file, tracked
+      ? 'CAR ignores this file: it is not tracked by git, and CAR trusts only files a maintainer committed. Commit it (git add) to make it guidance.'
+      : 'CAR ignores this file: it finds nested instruction files through git ls-files, and this folder is not in a git repository.'));
+  }
+
+  if (blocks.length || listed.length) {
+    const parts = [HEADER, ...blocks];
+    if (listed.length) parts.push(`${LISTED}\n${listed.map((l) => `- ${relPath(root, l.file)} (${l.why})`).join('\n')}`);
+    start.push({ where: 'system', text: parts.join('\n\n') });
+  }
+
+  return {
+    sources,
+    budget: { unit: 'bytes', limit: maxTotalBytes, perFile: maxFileBytes, used },
+    diagnostics,
+    start,
+    onRead: [],
+  };
+}
+
+interface Budgets {
+  maxFiles: number;
+  maxFileBytes: number;
+  maxTotalBytes: number;
+}
+
+/**
+ * `nested_instructions`: git-tracked files below the root named exactly CLAUDE.md or AGENTS.md,
+ * in git's order (sorted by path), inlined within the budgets; the rest listed by path.
+ */
+function nestedInstructions(ctx: ResolveContext, root: string, tracked: string[] | undefined, { maxFiles, maxFileBytes, maxTotalBytes }: Budgets) {
+  const sources: Source[] = [];
+  const diagnostics: Diagnostic[] = [];
   const nested = (tracked ?? [])
     .filter((f) => NAMES.has(path.basename(f)) && path.dirname(f) !== root)
     .sort((a, b) => Buffer.compare(Buffer.from(relPath(root, a)), Buffer.from(relPath(root, b))));
@@ -140,40 +196,7 @@ function resolve(ctx: ResolveContext): ProfileResult {
     blocks.push(block);
     sources.push(base(file, { ...size, injectedChars: sizes(block).chars, injectedBytes: sizes(block).bytes, reason: `Tracked by git: inlined in the system prompt, labelled as the rules for ${dir}.` }));
   }
-
-  // Untracked instruction files on the way to the target: never guidance (trust filter).
-  const targetDir = ctx.fs.stat(ctx.target)?.type === 'dir' ? ctx.target : path.dirname(ctx.target);
-  const candidates: string[] = [];
-  for (let d = targetDir; d !== root && d.startsWith(root + '/'); d = path.dirname(d)) {
-    for (const name of NAMES) candidates.unshift(path.join(d, name));
-  }
-  if (NAMES.has(path.basename(ctx.target)) && !candidates.includes(ctx.target) && path.dirname(ctx.target) !== root) candidates.push(ctx.target);
-  for (const file of candidates) {
-    if (trackedSet.has(file) || ctx.fs.stat(file)?.type !== 'file') continue;
-    const r = readText(ctx.fs, file);
-    const size = r.state === 'ok' ? sizes(r.text) : { chars: 0, bytes: 'bytes' in r ? r.bytes : 0 };
-    const reason = tracked
-      ? 'Not tracked by git: CAR finds nested files through git ls-files only, so an untracked file is never guidance.'
-      : 'Not in a git repository: CAR finds nested files through git ls-files only.';
-    sources.push(base(file, { ...size, status: 'excluded', reason }));
-    diagnostics.push(diag('untracked', file, tracked
-      ? 'CAR ignores this file: it is not tracked by git, and CAR trusts only files a maintainer committed. Commit it (git add) to make it guidance.'
-      : 'CAR ignores this file: it finds nested instruction files through git ls-files, and this folder is not in a git repository.'));
-  }
-
-  if (blocks.length || listed.length) {
-    const parts = [HEADER, ...blocks];
-    if (listed.length) parts.push(`${LISTED}\n${listed.map((l) => `- ${relPath(root, l.file)} (${l.why})`).join('\n')}`);
-    start.push({ where: 'system', text: parts.join('\n\n') });
-  }
-
-  return {
-    sources,
-    budget: { unit: 'bytes', limit: maxTotalBytes, perFile: maxFileBytes, used },
-    diagnostics,
-    start,
-    onRead: [],
-  };
+  return { sources, diagnostics, blocks, listed, used, trackedSet };
 }
 
 export const car: Profile = {

@@ -4,6 +4,7 @@ import { diag, nearestExisting } from '../diagnostics';
 import { parseFrontmatter, stringList } from '../frontmatter';
 import { globProblem, matchesAny, relativeInside } from '../globs';
 import { findClaudeImports, stripBlockComments } from '../markdown';
+import { ParseCache } from '../parseCache';
 import type { Diagnostic, RenderPart, Source, SourceKind } from '../model';
 import { filesBelow, isInside } from '../paths';
 import type { Profile, ProfileResult, ResolveContext } from '../profile';
@@ -69,6 +70,12 @@ interface Parsed {
 }
 
 function parseMemory(text: string): Parsed {
+  return parsedMemory.get(text);
+}
+
+const parsedMemory = new ParseCache(parseMemoryText);
+
+function parseMemoryText(text: string): Parsed {
   const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const t = text.slice(bom);
   const m = t.indexOf('---', 3) < 0 ? null : FRONTMATTER.exec(t);

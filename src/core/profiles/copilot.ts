@@ -546,6 +546,11 @@ function instructionsIndex(ws: string, instructionFiles: InstructionFile[], nest
  * `files.exclude` is not modelled.
  */
 function agentsMdFiles(ctx: ResolveContext, ws: string): string[] {
+  // The same for every target of the workspace: once per refresh.
+  return ctx.memo(`agentsMd\0${ws}`, () => findAgentsMdFiles(ctx, ws));
+}
+
+function findAgentsMdFiles(ctx: ResolveContext, ws: string): string[] {
   // In a repository the git index answers without walking the tree.
   const repo = ctx.git.root(ws);
   const listed = repo ? ctx.git.workTreeFiles?.(repo) : undefined;

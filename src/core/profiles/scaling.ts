@@ -145,7 +145,7 @@ function resolve(ctx: ResolveContext): ProfileResult {
   const commit = isRepo ? ctx.git.commitOf?.(root, rev) : undefined;
   const atCommit = <T>(key: string, get: () => T): T => (commit ? memo(ctx.git, `${commit}\0${root}\0${key}`, get) : get());
   const committedList = isRepo ? atCommit('', () => ctx.git.committedFiles?.(root, rev) ?? ctx.git.trackedFiles(root)) : undefined;
-  const committed = committedList ? new Set(committedList) : undefined;
+  const committed = committedList ? ctx.memo(`committed\0${root}\0${rev}`, () => new Set(committedList)) : undefined;
 
   const base = (file: string, kind: SourceKind, scope: string, extra: Partial<Source> = {}): Source => ({
     path: file, kind, scope, loads: 'start', status: 'loaded', chars: 0, bytes: 0, injectedChars: 0, injectedBytes: 0, reason: '', ...extra,
@@ -180,278 +180,290 @@ function resolve(ctx: ResolveContext): ProfileResult {
     return [];
   };
 
-  // ---- Guidance files and their imports -------------------------------------------------
+  // Everything but the folders on the way to the target is the same for every target of the
+  // repository (guidance, imports, the limit, skills): worked out once per refresh.
+  const { rootItems, groups, groupOf, guidanceDirs, dirReason, skillItems, remaining, leftOut, notFound } = ctx.memo(`${root}\0${rev}\0${commit ?? ''}`, () => {
+    // ---- Guidance files and their imports -------------------------------------------------
 
-  const seen = new Map<string, string>(); // real path → path it was included as
+    const seen = new Map<string, string>(); // real path → path it was included as
 
-  /** One guidance file or import, read from the commit. Its imports are returned to follow later. */
-  const visit = (file: string, kind: SourceKind, scope: string, importer: string | undefined, out: Item[]): Item | undefined => {
-    const link = ctx.fs.isSymlink(file);
-    const real = link ? ctx.fs.realPath(file) : file;
-    const top = importer === undefined;
-    const extra: Partial<Source> = importer ? { importedBy: importer } : {};
-    const first = seen.get(real) ?? seen.get(file);
-    if (first !== undefined) {
-      // A link (CLAUDE.md → AGENTS.md) is listed, but its text is given once; so is a file
-      // imported twice or in a cycle.
-      const reason = link
-        ? `A link to ${rel(real)}: listed, but its text is given to the agent once.`
-        : `Already included as ${rel(first)}: the session includes each file once, even when files import each other.`;
-      out.push({ source: base(file, kind, scope, { ...extra, status: 'duplicate', reason }), diagnostics: [], top });
-      return undefined;
-    }
-    const r = readCommitted(real);
-    if (r.state === 'absent') {
-      if (!importer) {
-        if (ctx.fs.stat(file)?.type === 'file') {
-          const s = base(file, kind, scope, { ...sizes(workText(file) ?? ''), status: 'excluded', reason: absent });
-          out.push({ source: s, diagnostics: [], late: () => notCommitted(file, undefined), top });
-        }
+    /** One guidance file or import, read from the commit. Its imports are returned to follow later. */
+    const visit = (file: string, kind: SourceKind, scope: string, importer: string | undefined, out: Item[]): Item | undefined => {
+      const link = ctx.fs.isSymlink(file);
+      const real = link ? ctx.fs.realPath(file) : file;
+      const top = importer === undefined;
+      const extra: Partial<Source> = importer ? { importedBy: importer } : {};
+      const first = seen.get(real) ?? seen.get(file);
+      if (first !== undefined) {
+        // A link (CLAUDE.md → AGENTS.md) is listed, but its text is given once; so is a file
+        // imported twice or in a cycle.
+        const reason = link
+          ? `A link to ${rel(real)}: listed, but its text is given to the agent once.`
+          : `Already included as ${rel(first)}: the session includes each file once, even when files import each other.`;
+        out.push({ source: base(file, kind, scope, { ...extra, status: 'duplicate', reason }), diagnostics: [], top });
         return undefined;
       }
-      const s = base(file, kind, scope, { ...extra, status: 'missing', reason: `Not found on ${branch}: the import is not followed, and the session lists it as not found.` });
-      out.push({ source: s, diagnostics: [], late: () => notCommitted(file, undefined), top });
-      return undefined;
-    }
-    seen.set(real, file);
-    seen.set(file, file);
-    if (r.state === 'unreadable') {
-      const s = base(file, kind, scope, { ...extra, status: 'unreadable', reason: 'Listed in the commit but could not be read, so the session leaves it out and names it.' });
-      out.push({ source: s, fault: 'unreadable', diagnostics: [diag('unreadable', file, 'The session could not read this file from the commit; it is left out and named as such.')], top });
-      return undefined;
-    }
-    const size = sizes(r.text);
-    const diags: Diagnostic[] = [];
-    const late = () => notCommitted(file, r.text);
-    if (size.bytes > MAX_FILE_BYTES) {
-      const s = base(file, kind, scope, { ...extra, ...size, status: 'omitted', reason: `Over 1 MB (${fmt(size.bytes)} bytes): the session leaves it out and names it.` });
-      diags.push(diag('file-truncated', file, `At ${fmt(size.bytes)} bytes this file is over 1 MB: a session leaves it out entirely${scope !== root ? ', and with it all guidance of its directory' : ''}.`));
-      out.push({ source: s, fault: 'too-large', diagnostics: diags, late, top });
-      return undefined;
-    }
-    const stripped = stripImports(r.text);
-    for (const f of stripped.inFence) {
-      diags.push(diag('import-in-code', file, `@${f.written} is inside a code fence, so it is not an import: the agent receives the line as written.`, { text: r.text, start: f.start, end: f.end }));
-    }
-    const s = base(file, kind, scope, { ...extra, ...size, status: 'loaded' });
-    const item: Item = { source: s, content: stripped.content, stripped, text: r.text, diagnostics: diags, late, top };
-    out.push(item);
-    return item;
-  };
-
-  /** An item's imports, depth first, in order of appearance. */
-  const follow = (item: Item, depth: number, out: Item[]) => {
-    const file = item.source.path;
-    const from = ctx.fs.isSymlink(file) ? ctx.fs.realPath(file) : file;
-    for (const imp of item.stripped?.imports ?? []) {
-      const target = path.resolve(path.dirname(from), imp.path);
-      const at = { text: item.text!, start: imp.start, end: imp.end };
-      const skip = (reason: string, d: Diagnostic) => {
-        out.push({ source: base(target, 'import', item.source.scope, { importedBy: file, status: 'excluded', reason }), diagnostics: [], top: false });
-        item.diagnostics.push(d);
-      };
-      if (!isInside(target, root)) {
-        skip('Outside the repository: the session follows only imports of Markdown files inside it.', diag('import-outside', file, `@${imp.path} points outside the repository; the session does not follow it (the line is still removed).`, at, { target }));
-        continue;
+      const r = readCommitted(real);
+      if (r.state === 'absent') {
+        if (!importer) {
+          if (ctx.fs.stat(file)?.type === 'file') {
+            const s = base(file, kind, scope, { ...sizes(workText(file) ?? ''), status: 'excluded', reason: absent });
+            out.push({ source: s, diagnostics: [], late: () => notCommitted(file, undefined), top });
+          }
+          return undefined;
+        }
+        const s = base(file, kind, scope, { ...extra, status: 'missing', reason: `Not found on ${branch}: the import is not followed, and the session lists it as not found.` });
+        out.push({ source: s, diagnostics: [], late: () => notCommitted(file, undefined), top });
+        return undefined;
       }
-      if (!/\.(md|markdown)$/i.test(target)) {
-        // "it must point to a Markdown file": .md or .markdown (unsure which extensions count).
-        skip('Not a Markdown file: the session imports only Markdown files.', diag('import-not-text', file, `@${imp.path} is not a Markdown file; the session does not import it (the line is still removed).`, at));
-        continue;
+      seen.set(real, file);
+      seen.set(file, file);
+      if (r.state === 'unreadable') {
+        const s = base(file, kind, scope, { ...extra, status: 'unreadable', reason: 'Listed in the commit but could not be read, so the session leaves it out and names it.' });
+        out.push({ source: s, fault: 'unreadable', diagnostics: [diag('unreadable', file, 'The session could not read this file from the commit; it is left out and named as such.')], top });
+        return undefined;
       }
-      if (depth + 1 > MAX_IMPORT_DEPTH) {
-        skip(`${depth + 1} imports deep: the session follows imports up to ${MAX_IMPORT_DEPTH} deep.`, diag('import-depth', file, `@${imp.path} is ${depth + 1} imports deep; the session follows imports only ${MAX_IMPORT_DEPTH} deep.`, at));
-        continue;
+      const size = sizes(r.text);
+      const diags: Diagnostic[] = [];
+      const late = () => notCommitted(file, r.text);
+      if (size.bytes > MAX_FILE_BYTES) {
+        const s = base(file, kind, scope, { ...extra, ...size, status: 'omitted', reason: `Over 1 MB (${fmt(size.bytes)} bytes): the session leaves it out and names it.` });
+        diags.push(diag('file-truncated', file, `At ${fmt(size.bytes)} bytes this file is over 1 MB: a session leaves it out entirely${scope !== root ? ', and with it all guidance of its directory' : ''}.`));
+        out.push({ source: s, fault: 'too-large', diagnostics: diags, late, top });
+        return undefined;
       }
-      const before = out.length;
-      const child = visit(target, 'import', item.source.scope, file, out);
-      const added = out[before];
-      if (added?.source.status === 'missing') {
-        // The session's settings show a warning for each import not found.
-        item.diagnostics.push(diag('import-missing', file, `@${imp.path} points to ${rel(target)}, which is not committed on ${branch}: the session lists it as not found.`, at, { target }, 'warning'));
+      const stripped = stripImports(r.text);
+      for (const f of stripped.inFence) {
+        diags.push(diag('import-in-code', file, `@${f.written} is inside a code fence, so it is not an import: the agent receives the line as written.`, { text: r.text, start: f.start, end: f.end }));
       }
-      if (child) follow(child, depth + 1, out);
-    }
-  };
-
-  /** The guidance files of one directory, then what they import. */
-  const group = (dir: string, files: string[]): Item[] => {
-    const out: Item[] = [];
-    const tops = files.map((f) => visit(f, 'project', dir, undefined, out));
-    for (const t of tops) if (t) follow(t, 0, out);
-    return out;
-  };
-
-  // Root files, in this order: AGENTS.md, CLAUDE.md, then what they import.
-  const rootItems = group(root, GUIDANCE.map((n) => path.join(root, n)));
-
-  // Directories with guidance in the commit, nearest the root first.
-  const guidanceDirs = atCommit('dirs', () => {
-    const dirs = new Map<string, string[]>();
-    for (const f of committedList ?? []) {
-      if (!GUIDANCE.includes(path.basename(f)) || path.dirname(f) === root || !isInside(f, root)) continue;
-      const d = path.dirname(f);
-      dirs.set(d, [...(dirs.get(d) ?? []), f]);
-    }
-    return dirs;
-  });
-  const depthOf = (d: string) => rel(d).split('/').length;
-  const dirOrder = [...guidanceDirs.keys()].sort((a, b) => depthOf(a) - depthOf(b) || Buffer.compare(Buffer.from(rel(a)), Buffer.from(rel(b))));
-  const groups: Group[] = dirOrder.map((dir) => ({
-    dir,
-    items: group(dir, GUIDANCE.map((n) => path.join(dir, n)).filter((f) => guidanceDirs.get(dir)!.includes(f))),
-  }));
-
-  // ---- The 32 KB limit ------------------------------------------------------------------
-
-  let remaining = LIMIT;
-  let rootCut = false;
-  const takes = (i: Item) => i.source.status === 'loaded' && i.content !== undefined;
-  for (const item of rootItems) {
-    if (!takes(item)) continue;
-    const s = item.source;
-    const bytes = byteCount(item.content!);
-    if (rootCut || remaining === 0 && bytes > 0) {
-      s.status = 'omitted';
-      s.reason = rootCut
-        ? 'An earlier root file did not fit in the 32 KB limit, so every root file after it is not used.'
-        : 'Earlier root files used all of the 32 KB limit, so this one and every later root file are not used.';
-      item.diagnostics.push(diag('chain-over-budget', s.path, `A session does not use this file: earlier root guidance fills the ${fmt(LIMIT)}-byte limit.`));
-      rootCut = true;
-      continue;
-    }
-    if (bytes <= remaining) {
-      remaining -= bytes;
-      s.reason = item.source.importedBy
-        ? `Imported by ${rel(item.source.importedBy)}: given to the agent from the first message, after the root files.`
-        : 'Root guidance: the agent follows it from the first message.';
-      continue;
-    }
-    // The first root file that does not fit is cut where the limit ends.
-    const cut = cutBytes(item.content!, remaining);
-    const origin = item.stripped!.toOriginal(cut.length);
-    const pos = positionAt(item.text!, origin);
-    s.status = 'truncated';
-    s.cutAt = pos;
-    s.reason = `Only ${fmt(remaining)} bytes of the 32 KB limit were left: the session cuts it there, and uses no later root file and no directory guidance.`;
-    item.diagnostics.push(diag('chain-over-budget', s.path, `A session keeps only the first ${fmt(remaining)} bytes of this file (the ${fmt(LIMIT)}-byte limit ends here) and says it is cut short; every later root file and every directory's guidance is left out.`, { text: item.text!, start: origin, end: item.text!.length }));
-    item.content = cut;
-    remaining = 0;
-    rootCut = true;
-  }
-  const dirReason = new Map<Group, string>();
-  groups.forEach((g, i) => {
-    const fault = g.items.find((it) => it.fault);
-    const costs = g.items.filter(takes);
-    const bytes = costs.reduce((n, it) => n + byteCount(it.content!), 0);
-    let why: string | undefined;
-    if (i >= MAX_DIRS) why = `Guidance is read from at most ${MAX_DIRS} directories; this is directory ${i + 1}, so it is left out.`;
-    else if (rootCut) why = 'The root files did not all fit in the 32 KB limit, so every directory is left out.';
-    else if (fault) why = `A file of this directory's guidance ${fault.fault === 'too-large' ? 'is over 1 MB' : 'could not be read'} (${rel(fault.source.path)}), so the whole directory is left out.`;
-    else if (bytes > remaining) why = `Its guidance (${fmt(bytes)} bytes) does not fit whole in the ${fmt(remaining)} bytes left of the 32 KB limit, so the whole directory is left out.`;
-    if (why) {
-      dirReason.set(g, why);
-      for (const it of costs) {
-        it.source.status = 'omitted';
-        it.source.reason = why;
-        it.diagnostics.push(diag('chain-over-budget', it.source.path, `A session never reads this file as guidance: ${why[0].toLowerCase()}${why.slice(1)}`));
-      }
-      return;
-    }
-    remaining -= bytes;
-    for (const it of costs) {
-      it.source.status = 'on-read';
-      it.source.reason = it.source.importedBy
-        ? `Imported by ${rel(it.source.importedBy)}: added with ${rel(g.dir)}/'s guidance when the agent first reads or edits a file there.`
-        : `Added when the agent first reads or edits a file in ${rel(g.dir)}/ (not when it only runs commands there); applies only there.`;
-    }
-  });
-
-  // ---- Skills ---------------------------------------------------------------------------
-
-  const skillItems: { source: Source; name?: string; description?: string; diagnostics: Diagnostic[] }[] = [];
-  const skillFiles: string[] = [];
-  const workOnlySkills: typeof skillItems = [];
-  for (const dir of SKILL_DIRS) {
-    const prefix = path.join(root, dir) + '/';
-    const files = atCommit(`skills\0${dir}`, () => (committedList ?? []).filter((f) => f.startsWith(prefix) && /^[^/]+\/SKILL\.md$/.test(f.slice(prefix.length))).sort());
-    skillFiles.push(...files);
-    // A skill only in the work tree is not read.
-    for (const e of ctx.fs.readDir(path.join(root, dir))) {
-      const f = path.join(root, dir, e.name, 'SKILL.md');
-      if (e.type === 'dir' && !files.includes(f) && ctx.fs.stat(f)?.type === 'file') {
-        workOnlySkills.push({ source: base(f, 'skill', root, { ...sizes(workText(f) ?? ''), status: 'excluded', reason: absent }), diagnostics: notCommitted(f, undefined) });
-      }
-    }
-  }
-  const names = new Set<string>();
-  let listedCount = 0;
-  let listingBytes = 0;
-  let skillTextBytes = 0;
-  for (const file of skillFiles) {
-    const r = readCommitted(file);
-    const skip = (reason: string, message: string, extra: Partial<Source> = {}) => {
-      skillItems.push({ source: base(file, 'skill', root, { ...extra, status: 'excluded', reason }), diagnostics: [...notCommitted(file, r.state === 'ok' ? r.text : undefined), diag('skill-invalid', file, message)] });
+      const s = base(file, kind, scope, { ...extra, ...size, status: 'loaded' });
+      const item: Item = { source: s, content: stripped.content, stripped, text: r.text, diagnostics: diags, late, top };
+      out.push(item);
+      return item;
     };
-    if (r.state !== 'ok') {
-      skillItems.push({ source: base(file, 'skill', root, { status: 'unreadable', reason: 'Listed in the commit but could not be read: skipped.' }), diagnostics: [diag('unreadable', file, 'The session could not read this SKILL.md; the skill is skipped.')] });
-      continue;
-    }
-    const size = sizes(r.text);
-    if (size.bytes > MAX_SKILL_FILE) {
-      skip(`SKILL.md is ${fmt(size.bytes)} bytes, over 64 KB: skipped.`, `This SKILL.md is ${fmt(size.bytes)} bytes; a session skips a SKILL.md larger than 64 KB.`, size);
-      continue;
-    }
-    const fm = parseFrontmatter(r.text);
-    const name = typeof fm?.data?.name === 'string' ? fm.data.name.trim() : '';
-    let description = typeof fm?.data?.description === 'string' ? fm.data.description.trim() : '';
-    if (!name || !description) {
-      const lacks = [!name ? 'name' : '', !description ? 'description' : ''].filter(Boolean).join(' and no ');
-      skip(`Its frontmatter gives no ${lacks}: not listed.`, `This skill is not listed: its frontmatter gives no ${lacks}${fm?.error ? ` (it does not parse: ${fm.error.message})` : ''}.`, size);
-      continue;
-    }
-    if (charCount(name) > MAX_SKILL_NAME) {
-      skip(`Its name is ${charCount(name)} characters, longer than 64: not listed.`, `This skill is not listed: its name is ${charCount(name)} characters, and a session lists only names of at most 64.`, size);
-      continue;
-    }
-    if (names.has(name)) {
-      skillItems.push({ source: base(file, 'skill', root, { ...size, status: 'duplicate', reason: `Another skill is already named "${name}"; the first one is kept (.claude/skills before .agents/skills).` }), diagnostics: [diag('skill-invalid', file, `This skill is not listed: an earlier skill is also named "${name}", and the first one is kept.`)] });
-      continue;
-    }
-    if (listedCount >= MAX_SKILLS) {
-      skip(`${MAX_SKILLS} skills are already listed: skipped.`, `This skill is not listed: a session lists at most ${MAX_SKILLS} skills.`, size);
-      continue;
-    }
-    const diags = notCommitted(file, r.text);
-    let cut = '';
-    if (charCount(description) > MAX_DESCRIPTION) {
-      cut = ` Its description is cut at ${fmt(MAX_DESCRIPTION)} characters.`;
-      diags.push(diag('file-truncated', file, `The description is ${fmt(charCount(description))} characters; a session cuts it at ${fmt(MAX_DESCRIPTION)}.`));
-      description = takeChars(description, MAX_DESCRIPTION);
-    }
-    const entryBytes = byteCount(name) + byteCount(description);
-    if (listingBytes + entryBytes > MAX_SKILL_LISTING) {
-      skip('Skill names and descriptions are limited to about 16 KB together, and this one would pass it: skipped.', 'This skill is not listed: with it, skill names and descriptions would pass the session\'s ~16 KB limit.', size);
-      continue;
-    }
-    if (skillTextBytes + size.bytes > MAX_SKILL_TEXT) {
-      skip('The text of all listed skills is limited to about 512 KB, and this one would pass it: skipped.', 'This skill is not listed: with it, the text of all listed skills would pass the session\'s ~512 KB limit.', size);
-      continue;
-    }
-    names.add(name);
-    listedCount++;
-    listingBytes += entryBytes;
-    skillTextBytes += size.bytes;
-    const line = `${name}: ${description}`;
-    skillItems.push({
-      source: base(file, 'skill', root, { ...size, status: 'listed', injectedChars: charCount(line), injectedBytes: byteCount(line), reason: `Listed by name and description from the first message; its full text loads only when the agent decides the task matches.${cut}` }),
-      name,
-      description,
-      diagnostics: diags,
-    });
-  }
 
-  skillItems.push(...workOnlySkills);
+    /** An item's imports, depth first, in order of appearance. */
+    const follow = (item: Item, depth: number, out: Item[]) => {
+      const file = item.source.path;
+      const from = ctx.fs.isSymlink(file) ? ctx.fs.realPath(file) : file;
+      for (const imp of item.stripped?.imports ?? []) {
+        const target = path.resolve(path.dirname(from), imp.path);
+        const at = { text: item.text!, start: imp.start, end: imp.end };
+        const skip = (reason: string, d: Diagnostic) => {
+          out.push({ source: base(target, 'import', item.source.scope, { importedBy: file, status: 'excluded', reason }), diagnostics: [], top: false });
+          item.diagnostics.push(d);
+        };
+        if (!isInside(target, root)) {
+          skip('Outside the repository: the session follows only imports of Markdown files inside it.', diag('import-outside', file, `@${imp.path} points outside the repository; the session does not follow it (the line is still removed).`, at, { target }));
+          continue;
+        }
+        if (!/\.(md|markdown)$/i.test(target)) {
+          // "it must point to a Markdown file": .md or .markdown (unsure which extensions count).
+          skip('Not a Markdown file: the session imports only Markdown files.', diag('import-not-text', file, `@${imp.path} is not a Markdown file; the session does not import it (the line is still removed).`, at));
+          continue;
+        }
+        if (depth + 1 > MAX_IMPORT_DEPTH) {
+          skip(`${depth + 1} imports deep: the session follows imports up to ${MAX_IMPORT_DEPTH} deep.`, diag('import-depth', file, `@${imp.path} is ${depth + 1} imports deep; the session follows imports only ${MAX_IMPORT_DEPTH} deep.`, at));
+          continue;
+        }
+        const before = out.length;
+        const child = visit(target, 'import', item.source.scope, file, out);
+        const added = out[before];
+        if (added?.source.status === 'missing') {
+          // The session's settings show a warning for each import not found.
+          item.diagnostics.push(diag('import-missing', file, `@${imp.path} points to ${rel(target)}, which is not committed on ${branch}: the session lists it as not found.`, at, { target }, 'warning'));
+        }
+        if (child) follow(child, depth + 1, out);
+      }
+    };
+
+    /** The guidance files of one directory, then what they import. */
+    const group = (dir: string, files: string[]): Item[] => {
+      const out: Item[] = [];
+      const tops = files.map((f) => visit(f, 'project', dir, undefined, out));
+      for (const t of tops) if (t) follow(t, 0, out);
+      return out;
+    };
+
+    // Every guidance file and skill of the commit read from git at once, not one `git show` each.
+    if (isRepo) ctx.git.committedTexts?.(root, (committedList ?? []).filter((f) => GUIDANCE.includes(path.basename(f)) || path.basename(f) === 'SKILL.md'), rev);
+
+    // Root files, in this order: AGENTS.md, CLAUDE.md, then what they import.
+    const rootItems = group(root, GUIDANCE.map((n) => path.join(root, n)));
+
+    // Directories with guidance in the commit, nearest the root first.
+    const guidanceDirs = atCommit('dirs', () => {
+      const dirs = new Map<string, string[]>();
+      for (const f of committedList ?? []) {
+        if (!GUIDANCE.includes(path.basename(f)) || path.dirname(f) === root || !isInside(f, root)) continue;
+        const d = path.dirname(f);
+        dirs.set(d, [...(dirs.get(d) ?? []), f]);
+      }
+      return dirs;
+    });
+    const depthOf = (d: string) => rel(d).split('/').length;
+    const dirOrder = [...guidanceDirs.keys()].sort((a, b) => depthOf(a) - depthOf(b) || Buffer.compare(Buffer.from(rel(a)), Buffer.from(rel(b))));
+    const groups: Group[] = dirOrder.map((dir) => ({
+      dir,
+      items: group(dir, GUIDANCE.map((n) => path.join(dir, n)).filter((f) => guidanceDirs.get(dir)!.includes(f))),
+    }));
+
+    // ---- The 32 KB limit ------------------------------------------------------------------
+
+    let remaining = LIMIT;
+    let rootCut = false;
+    const takes = (i: Item) => i.source.status === 'loaded' && i.content !== undefined;
+    for (const item of rootItems) {
+      if (!takes(item)) continue;
+      const s = item.source;
+      const bytes = byteCount(item.content!);
+      if (rootCut || remaining === 0 && bytes > 0) {
+        s.status = 'omitted';
+        s.reason = rootCut
+          ? 'An earlier root file did not fit in the 32 KB limit, so every root file after it is not used.'
+          : 'Earlier root files used all of the 32 KB limit, so this one and every later root file are not used.';
+        item.diagnostics.push(diag('chain-over-budget', s.path, `A session does not use this file: earlier root guidance fills the ${fmt(LIMIT)}-byte limit.`));
+        rootCut = true;
+        continue;
+      }
+      if (bytes <= remaining) {
+        remaining -= bytes;
+        s.reason = item.source.importedBy
+          ? `Imported by ${rel(item.source.importedBy)}: given to the agent from the first message, after the root files.`
+          : 'Root guidance: the agent follows it from the first message.';
+        continue;
+      }
+      // The first root file that does not fit is cut where the limit ends.
+      const cut = cutBytes(item.content!, remaining);
+      const origin = item.stripped!.toOriginal(cut.length);
+      const pos = positionAt(item.text!, origin);
+      s.status = 'truncated';
+      s.cutAt = pos;
+      s.reason = `Only ${fmt(remaining)} bytes of the 32 KB limit were left: the session cuts it there, and uses no later root file and no directory guidance.`;
+      item.diagnostics.push(diag('chain-over-budget', s.path, `A session keeps only the first ${fmt(remaining)} bytes of this file (the ${fmt(LIMIT)}-byte limit ends here) and says it is cut short; every later root file and every directory's guidance is left out.`, { text: item.text!, start: origin, end: item.text!.length }));
+      item.content = cut;
+      remaining = 0;
+      rootCut = true;
+    }
+    const dirReason = new Map<Group, string>();
+    groups.forEach((g, i) => {
+      const fault = g.items.find((it) => it.fault);
+      const costs = g.items.filter(takes);
+      const bytes = costs.reduce((n, it) => n + byteCount(it.content!), 0);
+      let why: string | undefined;
+      if (i >= MAX_DIRS) why = `Guidance is read from at most ${MAX_DIRS} directories; this is directory ${i + 1}, so it is left out.`;
+      else if (rootCut) why = 'The root files did not all fit in the 32 KB limit, so every directory is left out.';
+      else if (fault) why = `A file of this directory's guidance ${fault.fault === 'too-large' ? 'is over 1 MB' : 'could not be read'} (${rel(fault.source.path)}), so the whole directory is left out.`;
+      else if (bytes > remaining) why = `Its guidance (${fmt(bytes)} bytes) does not fit whole in the ${fmt(remaining)} bytes left of the 32 KB limit, so the whole directory is left out.`;
+      if (why) {
+        dirReason.set(g, why);
+        for (const it of costs) {
+          it.source.status = 'omitted';
+          it.source.reason = why;
+          it.diagnostics.push(diag('chain-over-budget', it.source.path, `A session never reads this file as guidance: ${why[0].toLowerCase()}${why.slice(1)}`));
+        }
+        return;
+      }
+      remaining -= bytes;
+      for (const it of costs) {
+        it.source.status = 'on-read';
+        it.source.reason = it.source.importedBy
+          ? `Imported by ${rel(it.source.importedBy)}: added with ${rel(g.dir)}/'s guidance when the agent first reads or edits a file there.`
+          : `Added when the agent first reads or edits a file in ${rel(g.dir)}/ (not when it only runs commands there); applies only there.`;
+      }
+    });
+
+    // ---- Skills ---------------------------------------------------------------------------
+
+    const skillItems: { source: Source; name?: string; description?: string; diagnostics: Diagnostic[] }[] = [];
+    const skillFiles: string[] = [];
+    const workOnlySkills: typeof skillItems = [];
+    for (const dir of SKILL_DIRS) {
+      const prefix = path.join(root, dir) + '/';
+      const files = atCommit(`skills\0${dir}`, () => (committedList ?? []).filter((f) => f.startsWith(prefix) && /^[^/]+\/SKILL\.md$/.test(f.slice(prefix.length))).sort());
+      skillFiles.push(...files);
+      // A skill only in the work tree is not read.
+      for (const e of ctx.fs.readDir(path.join(root, dir))) {
+        const f = path.join(root, dir, e.name, 'SKILL.md');
+        if (e.type === 'dir' && !files.includes(f) && ctx.fs.stat(f)?.type === 'file') {
+          workOnlySkills.push({ source: base(f, 'skill', root, { ...sizes(workText(f) ?? ''), status: 'excluded', reason: absent }), diagnostics: notCommitted(f, undefined) });
+        }
+      }
+    }
+    const names = new Set<string>();
+    let listedCount = 0;
+    let listingBytes = 0;
+    let skillTextBytes = 0;
+    for (const file of skillFiles) {
+      const r = readCommitted(file);
+      const skip = (reason: string, message: string, extra: Partial<Source> = {}) => {
+        skillItems.push({ source: base(file, 'skill', root, { ...extra, status: 'excluded', reason }), diagnostics: [...notCommitted(file, r.state === 'ok' ? r.text : undefined), diag('skill-invalid', file, message)] });
+      };
+      if (r.state !== 'ok') {
+        skillItems.push({ source: base(file, 'skill', root, { status: 'unreadable', reason: 'Listed in the commit but could not be read: skipped.' }), diagnostics: [diag('unreadable', file, 'The session could not read this SKILL.md; the skill is skipped.')] });
+        continue;
+      }
+      const size = sizes(r.text);
+      if (size.bytes > MAX_SKILL_FILE) {
+        skip(`SKILL.md is ${fmt(size.bytes)} bytes, over 64 KB: skipped.`, `This SKILL.md is ${fmt(size.bytes)} bytes; a session skips a SKILL.md larger than 64 KB.`, size);
+        continue;
+      }
+      const fm = parseFrontmatter(r.text);
+      const name = typeof fm?.data?.name === 'string' ? fm.data.name.trim() : '';
+      let description = typeof fm?.data?.description === 'string' ? fm.data.description.trim() : '';
+      if (!name || !description) {
+        const lacks = [!name ? 'name' : '', !description ? 'description' : ''].filter(Boolean).join(' and no ');
+        skip(`Its frontmatter gives no ${lacks}: not listed.`, `This skill is not listed: its frontmatter gives no ${lacks}${fm?.error ? ` (it does not parse: ${fm.error.message})` : ''}.`, size);
+        continue;
+      }
+      if (charCount(name) > MAX_SKILL_NAME) {
+        skip(`Its name is ${charCount(name)} characters, longer than 64: not listed.`, `This skill is not listed: its name is ${charCount(name)} characters, and a session lists only names of at most 64.`, size);
+        continue;
+      }
+      if (names.has(name)) {
+        skillItems.push({ source: base(file, 'skill', root, { ...size, status: 'duplicate', reason: `Another skill is already named "${name}"; the first one is kept (.claude/skills before .agents/skills).` }), diagnostics: [diag('skill-invalid', file, `This skill is not listed: an earlier skill is also named "${name}", and the first one is kept.`)] });
+        continue;
+      }
+      if (listedCount >= MAX_SKILLS) {
+        skip(`${MAX_SKILLS} skills are already listed: skipped.`, `This skill is not listed: a session lists at most ${MAX_SKILLS} skills.`, size);
+        continue;
+      }
+      const diags = notCommitted(file, r.text);
+      let cut = '';
+      if (charCount(description) > MAX_DESCRIPTION) {
+        cut = ` Its description is cut at ${fmt(MAX_DESCRIPTION)} characters.`;
+        diags.push(diag('file-truncated', file, `The description is ${fmt(charCount(description))} characters; a session cuts it at ${fmt(MAX_DESCRIPTION)}.`));
+        description = takeChars(description, MAX_DESCRIPTION);
+      }
+      const entryBytes = byteCount(name) + byteCount(description);
+      if (listingBytes + entryBytes > MAX_SKILL_LISTING) {
+        skip('Skill names and descriptions are limited to about 16 KB together, and this one would pass it: skipped.', 'This skill is not listed: with it, skill names and descriptions would pass the session\'s ~16 KB limit.', size);
+        continue;
+      }
+      if (skillTextBytes + size.bytes > MAX_SKILL_TEXT) {
+        skip('The text of all listed skills is limited to about 512 KB, and this one would pass it: skipped.', 'This skill is not listed: with it, the text of all listed skills would pass the session\'s ~512 KB limit.', size);
+        continue;
+      }
+      names.add(name);
+      listedCount++;
+      listingBytes += entryBytes;
+      skillTextBytes += size.bytes;
+      const line = `${name}: ${description}`;
+      skillItems.push({
+        source: base(file, 'skill', root, { ...size, status: 'listed', injectedChars: charCount(line), injectedBytes: byteCount(line), reason: `Listed by name and description from the first message; its full text loads only when the agent decides the task matches.${cut}` }),
+        name,
+        description,
+        diagnostics: diags,
+      });
+    }
+
+    skillItems.push(...workOnlySkills);
+    const allDirItems = groups.flatMap((g) => g.items);
+    const leftOut = [...rootItems, ...allDirItems].filter((it) => it.source.status === 'omitted' || it.source.status === 'unreadable').map((it) => rel(it.source.path));
+    const notFound = [...rootItems, ...allDirItems].filter((it) => it.source.status === 'missing').map((it) => rel(it.source.path));
+    const groupOf = new Map(groups.map((g) => [g.dir, g]));
+    return { rootItems, groups, groupOf, guidanceDirs, dirReason, skillItems, remaining, leftOut, notFound };
+  });
 
   // ---- The chain ------------------------------------------------------------------------
 
@@ -475,7 +487,7 @@ function resolve(ctx: ResolveContext): ProfileResult {
   // Directories on the way to the target, outermost first; guidance only in the work tree is not read.
   const pathDirs = isInside(targetDir, root) ? dirsBelow(root, targetDir) : [];
   for (const d of pathDirs) {
-    const g = groups.find((x) => x.dir === d);
+    const g = groupOf.get(d);
     for (const name of GUIDANCE) {
       const f = path.join(d, name);
       if (!guidanceDirs.get(d)?.includes(f) && ctx.fs.stat(f)?.type === 'file') {
@@ -501,16 +513,11 @@ function resolve(ctx: ResolveContext): ProfileResult {
   if (listedSkills.length) start.push({ where: 'system', text: listedSkills.map((s) => `${s.name}: ${s.description}`).join('\n') });
 
   // The "what was read" line at the start of the session [reconstructed from the docs].
-  const allDirItems = groups.flatMap((g) => g.items);
   const loaded = rootItems
     .filter((it) => it.source.status === 'loaded' || it.source.status === 'truncated' || (it.source.status === 'duplicate' && ctx.fs.isSymlink(it.source.path)))
     .map((it) => rel(it.source.path) + (it.source.status === 'truncated' ? ' (cut short)' : it.source.status === 'duplicate' ? ` (link to ${rel(ctx.fs.realPath(it.source.path))})` : ''));
-  const leftOut = [...rootItems, ...allDirItems]
-    .filter((it) => it.source.status === 'omitted' || it.source.status === 'unreadable')
-    .map((it) => rel(it.source.path));
   // Skills only in the work tree are unknown to the session; every other unlisted one is skipped.
   const skipped = skillItems.filter((s) => s.source.status !== 'listed' && committed?.has(s.source.path)).map((s) => rel(s.source.path));
-  const notFound = [...rootItems, ...allDirItems].filter((it) => it.source.status === 'missing').map((it) => rel(it.source.path));
   const anything = loaded.length || leftOut.length || listedSkills.length || skipped.length || notFound.length || groups.length;
   if (isRepo && anything) {
     const cap = (xs: string[]) => xs.slice(0, LIST_CAP).join(', ') + (xs.length > LIST_CAP ? ` and ${fmt(xs.length - LIST_CAP)} more` : '');

@@ -1,0 +1,88 @@
+import * as path from 'node:path';
+import type { DirEntry, FileStat, FileSystem } from './fs';
+
+/**
+ * One refresh's view of the disk: every `stat`, `lstat`, listing, read and real path asked of
+ * the file system it wraps is answered once, for every profile and every chain of the refresh.
+ * Make a new one when the disk may have changed (the CLI: one per run; `check`: one per pass;
+ * the extension: one per change the watcher reports).
+ *
+ * Real paths are built one folder at a time from the parent's real path, so resolving every
+ * ancestor of a deep file costs one `lstat` per folder, not one per folder per ancestor.
+ *
+ * It also keeps whole-workspace answers (`memo`): questions a profile would otherwise ask again
+ * for every folder of a `check` pass, such as "which nested files does git track, and what does
+ * each one give".
+ */
+export class CachedFileSystem implements FileSystem {
+  private readonly stats = new Map<string, FileStat | undefined>();
+  private readonly links = new Map<string, boolean>();
+  private readonly reads = new Map<string, { bytes: Uint8Array } | { error: unknown }>();
+  private readonly dirs = new Map<string, DirEntry[]>();
+  private readonly reals = new Map<string, string>();
+  private readonly memos = new Map<string, unknown>();
+
+  constructor(readonly inner: FileSystem) {}
+
+  /** `fs` itself when it already caches, else a new cache over it. */
+  static of(fs: FileSystem): CachedFileSystem {
+    return fs instanceof CachedFileSystem ? fs : new CachedFileSystem(fs);
+  }
+
+  stat(p: string): FileStat | undefined {
+    if (this.stats.has(p)) return this.stats.get(p);
+    const st = this.inner.stat(p);
+    this.stats.set(p, st);
+    return st;
+  }
+
+  isSymlink(p: string): boolean {
+    let link = this.links.get(p);
+    if (link === undefined) this.links.set(p, (link = this.inner.isSymlink(p)));
+    return link;
+  }
+
+  readFile(p: string): Uint8Array {
+    let r = this.reads.get(p);
+    if (!r) {
+      try {
+        r = { bytes: this.inner.readFile(p) };
+      } catch (error) {
+        r = { error };
+      }
+      this.reads.set(p, r);
+    }
+    if ('error' in r) throw r.error;
+    return r.bytes;
+  }
+
+  readDir(p: string): DirEntry[] {
+    let entries = this.dirs.get(p);
+    if (!entries) this.dirs.set(p, (entries = this.inner.readDir(p)));
+    // A copy: callers may sort or filter what they get.
+    return entries.slice();
+  }
+
+  realPath(p: string): string {
+    let real = this.reals.get(p);
+    if (real !== undefined) return real;
+    const parent = path.dirname(p);
+    if (parent === p) real = this.inner.realPath(p);
+    else {
+      const candidate = path.join(this.realPath(parent), path.basename(p));
+      if (this.isSymlink(candidate)) real = this.inner.realPath(p); // one call resolves the link
+      else if (this.stat(candidate)) real = candidate;
+      else real = p; // nothing there: as FileSystem.realPath, the path itself
+    }
+    this.reals.set(p, real);
+    return real;
+  }
+
+  /** The answer to a whole-workspace question, computed once for this refresh. */
+  memo<T>(key: string, compute: () => T): T {
+    if (this.memos.has(key)) return this.memos.get(key) as T;
+    const value = compute();
+    this.memos.set(key, value);
+    return value;
+  }
+}

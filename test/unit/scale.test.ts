@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { CachedFileSystem } from '../../src/core/cachedFs';
+import { resolveChain } from '../../src/core/chain';
+import { check } from '../../src/core/check';
+import type { DirEntry, FileStat, FileSystem } from '../../src/core/fs';
+import { MemoryGitIndex } from '../../src/core/git';
+import { MemoryFileSystem } from '../../src/core/memoryFs';
+import { PROFILES } from '../../src/core/profiles';
+
+/** A file system that counts every call made to it. */
+class CountingFileSystem implements FileSystem {
+  readonly calls = { stat: 0, isSymlink: 0, readFile: 0, readDir: 0, realPath: 0 };
+  readonly reads = new Map<string, number>();
+
+  constructor(private readonly inner: FileSystem) {}
+
+  get total(): number {
+    return Object.values(this.calls).reduce((a, b) => a + b, 0);
+  }
+
+  stat(p: string): FileStat | undefined {
+    this.calls.stat++;
+    return this.inner.stat(p);
+  }
+
+  isSymlink(p: string): boolean {
+    this.calls.isSymlink++;
+    return this.inner.isSymlink(p);
+  }
+
+  readFile(p: string): Uint8Array {
+    this.calls.readFile++;
+    this.reads.set(p, (this.reads.get(p) ?? 0) + 1);
+    return this.inner.readFile(p);
+  }
+
+  readDir(p: string): DirEntry[] {
+    this.calls.readDir++;
+    return this.inner.readDir(p);
+  }
+
+  realPath(p: string): string {
+    this.calls.realPath++;
+    return this.inner.realPath(p);
+  }
+}
+
+/** A repository with a file `depth` folders deep and instruction files at every third level. */
+function deepTree(depth: number) {
+  const files: Record<string, string> = { '/r/.git/HEAD': 'ref', '/r/CLAUDE.md': 'Root.\n', '/r/AGENTS.md': 'Root agents.\n' };
+  let dir = '/r';
+  for (let i = 1; i <= depth; i++) {
+    dir += `/d${i}`;
+    if (i % 3 === 0) {
+      files[`${dir}/CLAUDE.md`] = `Level ${i}.\n`;
+      files[`${dir}/AGENTS.md`] = `Agents ${i}.\n`;
+    }
+  }
+  files[`${dir}/file.ts`] = '';
+  return { files, target: `${dir}/file.ts` };
+}
+
+describe('cost on large trees', () => {
+  for (const profile of PROFILES) {
+    it(`${profile.id}: the calls on the file system grow linearly with the depth of the file`, () => {
+      const count = (depth: number): CountingFileSystem => {
+        const { files, target } = deepTree(depth);
+        const fs = new CountingFileSystem(new MemoryFileSystem(files));
+        const git = new MemoryGitIndex(fs, new Set(Object.keys(files)));
+        resolveChain({ profile, target, launchDir: '/r', home: '/home/u', env: {}, settings: {}, platform: 'linux' }, { fs, git });
+        return fs;
+      };
+      const small = count(40);
+      const large = count(160);
+      // Four times as deep: about four times the calls (quadratic would be sixteen).
+      assert.ok(large.calls.stat <= 4.5 * small.calls.stat + 20, `stat: ${small.calls.stat} calls at depth 40, ${large.calls.stat} at depth 160`);
+      assert.ok(large.total <= 4.5 * small.total + 20, `all calls: ${small.total} at depth 40, ${large.total} at depth 160`);
+      // And no file is read twice within one chain.
+      for (const [p, n] of large.reads) assert.equal(n, 1, `${p} read ${n} times`);
+    });
+  }
+
+  it('check reads each instruction file once for every agent and folder of the pass', () => {
+    const files: Record<string, string> = { '/r/.git/HEAD': 'ref', '/r/CLAUDE.md': 'Root.\n@docs/a.md\n', '/r/docs/a.md': 'A.\n' };
+    for (let i = 0; i < 60; i++) {
+      files[`/r/p${i}/CLAUDE.md`] = `Package ${i}.\n`;
+      files[`/r/p${i}/AGENTS.md`] = `Agents ${i}.\n`;
+      files[`/r/p${i}/src/index.ts`] = '';
+    }
+    const fs = new CountingFileSystem(new MemoryFileSystem(files));
+    const git = new MemoryGitIndex(fs, new Set(Object.keys(files)), new Map(Object.entries(files)));
+    const result = check({ fs, git }, '/r', PROFILES, { home: '/home/u', env: {} });
+    assert.equal(result.files.length, 121);
+    for (const [p, n] of fs.reads) assert.equal(n, 1, `${p} read ${n} times`);
+  });
+});
+
+describe('CachedFileSystem', () => {
+  it('gives the same real paths as the file system it wraps, through links at any level', () => {
+    const mem = new MemoryFileSystem({ '/a/b/c/file.md': 'x', '/a/b/other.md': 'y' })
+      .symlink('/link', '/a/b')
+      .symlink('/a/b/c/up', '/a')
+      .symlink('/a/b/c/dangling', '/nowhere');
+    const cached = new CachedFileSystem(mem);
+    for (const p of ['/link/c/file.md', '/link/other.md', '/a/b/c/up/b/c/file.md', '/a/b/c/dangling', '/', '/a']) {
+      assert.equal(cached.realPath(p), mem.realPath(p), p);
+    }
+    // Nothing there: the path itself, as FileSystem.realPath says (and Node's realpath fails).
+    for (const p of ['/missing/x.md', '/link/missing.md']) assert.equal(cached.realPath(p), p);
+  });
+
+  it('answers each question of a refresh once', () => {
+    const mem = new CountingFileSystem(new MemoryFileSystem({ '/a/CLAUDE.md': 'x' }));
+    const cached = new CachedFileSystem(mem);
+    for (let i = 0; i < 3; i++) {
+      cached.stat('/a/CLAUDE.md');
+      cached.readFile('/a/CLAUDE.md');
+      cached.readDir('/a');
+      assert.throws(() => cached.readFile('/a/missing.md'), /ENOENT/);
+    }
+    assert.deepEqual(mem.calls, { stat: 1, isSymlink: 0, readFile: 2, readDir: 1, realPath: 0 });
+  });
+});
