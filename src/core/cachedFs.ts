@@ -68,11 +68,12 @@ export class CachedFileSystem implements FileSystem {
     if (real !== undefined) return real;
     const parent = path.dirname(p);
     if (parent === p) real = this.inner.realPath(p);
+    // Nothing there (or a dangling link): the path itself, as FileSystem.realPath says. Most
+    // paths a profile asks about do not exist, and their `stat` is usually known already.
+    else if (!this.stat(p)) real = p;
     else {
       const candidate = path.join(this.realPath(parent), path.basename(p));
-      if (this.isSymlink(candidate)) real = this.inner.realPath(p); // one call resolves the link
-      else if (this.stat(candidate)) real = candidate;
-      else real = p; // nothing there: as FileSystem.realPath, the path itself
+      real = this.isSymlink(candidate) ? this.inner.realPath(p) : candidate; // one call resolves a link
     }
     this.reals.set(p, real);
     return real;

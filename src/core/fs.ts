@@ -34,7 +34,10 @@ export interface DirEntry {
 export class NodeFileSystem implements FileSystem {
   stat(p: string): FileStat | undefined {
     try {
-      const s = nodeFs.statSync(p);
+      // No exception for a missing path: most paths asked about do not exist, and an error
+      // object with its stack costs more than the system call.
+      const s = nodeFs.statSync(p, { throwIfNoEntry: false });
+      if (!s) return undefined;
       return {
         type: s.isFile() ? 'file' : s.isDirectory() ? 'dir' : 'other',
         size: s.size,
@@ -47,7 +50,7 @@ export class NodeFileSystem implements FileSystem {
 
   isSymlink(p: string): boolean {
     try {
-      return nodeFs.lstatSync(p).isSymbolicLink();
+      return nodeFs.lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink() ?? false;
     } catch {
       return false;
     }

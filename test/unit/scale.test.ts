@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
+import * as nodeFs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { CachedFileSystem } from '../../src/core/cachedFs';
 import { resolveChain } from '../../src/core/chain';
 import { check } from '../../src/core/check';
-import type { DirEntry, FileStat, FileSystem } from '../../src/core/fs';
+import { NodeFileSystem, type DirEntry, type FileStat, type FileSystem } from '../../src/core/fs';
 import { MemoryGitIndex } from '../../src/core/git';
 import { MemoryFileSystem } from '../../src/core/memoryFs';
 import { PROFILES } from '../../src/core/profiles';
@@ -103,11 +106,30 @@ describe('CachedFileSystem', () => {
       .symlink('/a/b/c/up', '/a')
       .symlink('/a/b/c/dangling', '/nowhere');
     const cached = new CachedFileSystem(mem);
-    for (const p of ['/link/c/file.md', '/link/other.md', '/a/b/c/up/b/c/file.md', '/a/b/c/dangling', '/', '/a']) {
+    for (const p of ['/link/c/file.md', '/link/other.md', '/a/b/c/up/b/c/file.md', '/', '/a']) {
       assert.equal(cached.realPath(p), mem.realPath(p), p);
     }
     // Nothing there: the path itself, as FileSystem.realPath says (and Node's realpath fails).
-    for (const p of ['/missing/x.md', '/link/missing.md']) assert.equal(cached.realPath(p), p);
+    for (const p of ['/missing/x.md', '/link/missing.md', '/a/b/c/dangling']) assert.equal(cached.realPath(p), p);
+  });
+
+  it('gives the same real paths as the disk', () => {
+    const dir = nodeFs.realpathSync(nodeFs.mkdtempSync(path.join(os.tmpdir(), 'il-cached-')));
+    try {
+      nodeFs.mkdirSync(path.join(dir, 'a/b/c'), { recursive: true });
+      nodeFs.writeFileSync(path.join(dir, 'a/b/c/file.md'), 'x');
+      nodeFs.symlinkSync(path.join(dir, 'a/b'), path.join(dir, 'link'));
+      nodeFs.symlinkSync('../..', path.join(dir, 'a/b/c/up'));
+      nodeFs.symlinkSync(path.join(dir, 'nowhere'), path.join(dir, 'a/dangling'));
+      const disk = new NodeFileSystem();
+      const cached = new CachedFileSystem(disk);
+      for (const rel of ['link/c/file.md', 'a/b/c/up/b/c/file.md', 'link/c/up/link/c', 'a/dangling', 'link/missing.md', 'missing/x.md', 'a']) {
+        const p = path.join(dir, rel);
+        assert.equal(cached.realPath(p), disk.realPath(p), rel);
+      }
+    } finally {
+      nodeFs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('answers each question of a refresh once', () => {
