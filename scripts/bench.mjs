@@ -1,16 +1,23 @@
-// Benchmarks on the shapes of large real repositories (../shared/corpora, or BENCH_CORPORA):
-// `check` and `chain` against baselines measured in the same run (Node startup, git ls-files,
-// find, ripgrep when installed). Figures are medians of warm runs, reported as ratios, since
-// these machines are noisy.
+// Speed and memory on the shapes of large real repositories, against baselines measured in the
+// same run (these machines are shared and noisy: only ratios mean anything).
 //
-//   npm run bench [-- --runs 5] [-- --corpus babel]
-import { execFileSync, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, truncateSync, writeFileSync, openSync, closeSync } from 'node:fs';
+//   npm run bench                        both shapes, every figure, the goals checked
+//   npm run bench -- --corpus babel      one shape
+//   npm run bench -- --runs 3            fewer timed runs (default 5, after one warm-up run)
+//   npm run bench -- --short             CI: test262's shape, 3 runs, fails only on a figure
+//                                        ten times over its goal
+//
+// Trees come from scripts/bench/trees.mjs (cached under the system's temporary folder).
+// Baselines: Node's own start-up; `git ls-files` with every agent's file patterns (the floor of
+// `check` is the two together); ripgrep listing every instruction file name. A missing baseline
+// fails the bench. Exit 1 when a goal is missed (with --short: missed tenfold).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gunzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { materialize, SHAPES } from './bench/trees.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cli = path.join(repo, 'dist', 'cli.js');
@@ -19,105 +26,129 @@ const opt = (name, dflt) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : dflt;
 };
-const runs = Number(opt('--runs', 5));
-const only = opt('--corpus', undefined);
-const corporaDir = process.env.BENCH_CORPORA ?? path.resolve(repo, '..', 'shared', 'corpora');
+const short = args.includes('--short');
+const runs = Number(opt('--runs', short ? 3 : 5));
+const only = opt('--corpus', short ? 'test262' : undefined);
+/** With --short a goal fails only when missed tenfold: CI catches regressions, not noise. */
+const slack = short ? 10 : 1;
 
-if (!existsSync(corporaDir)) {
-  console.error(`bench: no corpora folder at ${corporaDir} (set BENCH_CORPORA)`);
-  process.exit(2);
+function fail(message) {
+  console.error(`bench: ${message}`);
+  process.exit(1);
 }
 
-/** Instruction files added to every tree: a root file with an import, nested files, rules. */
-function instructionFiles(dirs) {
-  const pick = (i) => dirs[Math.floor((i * dirs.length) / 12)];
-  const files = {
-    'CLAUDE.md': '# Project\n\n@docs/agents.md\n@docs/missing.md\n\nRun the tests before you commit.\n',
-    'docs/agents.md': 'Imported guidance.\n',
-    'AGENTS.md': '# Agents\n\nUse the project scripts.\n',
-    '.claude/rules/tests.md': '---\npaths: ["**/*.test.js", "test/**"]\n---\nTests are deterministic.\n',
-    '.claude/rules/nothing.md': '---\npaths: ["**/*.nomatch"]\n---\nNever loaded.\n',
-  };
-  for (let i = 1; i <= 10; i++) {
-    files[`${pick(i)}/CLAUDE.md`] = `Nested rules ${i}.\n`;
-    files[`${pick(i)}/AGENTS.md`] = `Nested agents ${i}.\n`;
-  }
-  return files;
-}
-
-function materialize(tsvGz) {
-  const rows = gunzipSync(readFileSync(tsvGz)).toString('utf8').split('\n').filter(Boolean).map((l) => {
-    const tab = l.indexOf('\t');
-    return [Number(l.slice(0, tab)), l.slice(tab + 1)];
-  });
-  const hash = createHash('sha256').update(readFileSync(tsvGz)).update(readFileSync(fileURLToPath(import.meta.url))).digest('hex').slice(0, 12);
-  const root = path.join(tmpdir(), `il-bench-${path.basename(tsvGz, '.tsv.gz')}-${hash}`);
-  const dirs = [...new Set(rows.map(([, p]) => path.dirname(p)).filter((d) => d !== '.' && d.split('/').length >= 2))].sort();
-  const deepFile = rows.map(([, p]) => p).sort((a, b) => b.split('/').length - a.split('/').length)[0];
-  if (existsSync(path.join(root, '.bench-ready'))) return { root, files: rows.length, dirs, deepFile };
-  rmSync(root, { recursive: true, force: true });
-  for (const [size, rel] of rows) {
-    const p = path.join(root, rel);
-    mkdirSync(path.dirname(p), { recursive: true });
-    closeSync(openSync(p, 'w'));
-    if (size > 0) truncateSync(p, size); // sparse filler: the shape, not the bytes
-  }
-  for (const [rel, text] of Object.entries(instructionFiles(dirs))) {
-    mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-    writeFileSync(path.join(root, rel), text);
-  }
-  const git = (...a) => execFileSync('git', a, { cwd: root, stdio: 'ignore', maxBuffer: 1 << 30 });
-  git('init', '-q');
-  git('-c', 'core.autocrlf=false', 'add', '-A', '-f');
-  git('-c', 'user.name=bench', '-c', 'user.email=bench@localhost', 'commit', '-q', '-m', 'shape');
-  writeFileSync(path.join(root, '.bench-ready'), '');
-  return { root, files: rows.length, dirs, deepFile };
-}
-
-function time(cmd, argv, cwd) {
+/** Median wall time (ms) and largest RSS of `runs` runs after a warm-up run. */
+function time(cmd, argv, { cwd = tmpdir(), okStatus = [0] } = {}) {
   const times = [];
   let rss = 0;
+  let stdout = '';
   for (let i = 0; i < runs + 1; i++) {
     const t0 = process.hrtime.bigint();
     const r = spawnSync(cmd, argv, { cwd, encoding: 'utf8', maxBuffer: 1 << 30, env: { ...process.env, IL_BENCH_RSS: '1' } });
     const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-    if (r.error) return undefined;
-    // check exits 1 when it finds an error (the tree has a broken import on purpose).
-    if (r.status > 1 || /Error|instruction-lens:/.test(r.stderr ?? '')) {
-      console.error(`bench: ${cmd} ${argv.join(' ')} failed (exit ${r.status}):\n${r.stderr}`);
-      process.exit(1);
-    }
+    if (r.error) fail(`${cmd}: ${r.error.message} (a baseline is missing: install it)`);
+    if (!okStatus.includes(r.status) || /instruction-lens:/.test(r.stderr ?? '')) fail(`${cmd} ${argv.join(' ')} failed (exit ${r.status}):\n${r.stderr}`);
     const m = /IL_MAXRSS=(\d+)/.exec(r.stderr ?? '');
     if (m) rss = Math.max(rss, Number(m[1]));
-    if (i > 0) times.push(ms); // the first run warms the caches
+    if (i > 0) times.push(ms);
+    stdout = r.stdout;
   }
   times.sort((a, b) => a - b);
-  return { ms: times[Math.floor(times.length / 2)], rssKb: rss };
+  return { ms: times[Math.floor(times.length / 2)], rssMb: rss / 1024, stdout };
 }
 
+// Max RSS of the CLI, reported by a preloaded hook.
 const rssHook = path.join(tmpdir(), 'il-bench-rss.cjs');
 writeFileSync(rssHook, "process.on('exit', () => { if (process.env.IL_BENCH_RSS) process.stderr.write(`IL_MAXRSS=${process.resourceUsage().maxRSS}\\n`); });\n");
-const hasRg = spawnSync('rg', ['--version']).status === 0;
+const node = (argv, o) => time(process.execPath, ['-r', rssHook, cli, ...argv], { okStatus: [0, 1], ...o });
 
-for (const name of ['tc39+test262', 'babel+babel']) {
-  if (only && !name.includes(only)) continue;
-  const t0 = Date.now();
-  const tree = materialize(path.join(corporaDir, `${name}.tsv.gz`));
-  console.log(`\n${name}: ${tree.files.toLocaleString('en-US')} files (tree ready in ${((Date.now() - t0) / 1000).toFixed(1)} s) at ${tree.root}`);
-  const rows = [];
-  const add = (label, r) => r && rows.push([label, r]);
-  add('node startup (baseline)', time(process.execPath, ['-e', '0']));
-  add("git ls-files -- '*CLAUDE.md' '*AGENTS.md'", time('git', ['ls-files', '--', '*CLAUDE.md', '*AGENTS.md'], tree.root));
-  add('find -name CLAUDE.md -o -name AGENTS.md', time('find', ['.', '-name', 'CLAUDE.md', '-o', '-name', 'AGENTS.md'], tree.root));
-  if (hasRg) add('rg --files -g CLAUDE.md -g AGENTS.md', time('rg', ['--files', '-g', 'CLAUDE.md', '-g', 'AGENTS.md'], tree.root));
-  add('instruction-lens check --agent claude-code', time(process.execPath, ['-r', rssHook, cli, 'check', tree.root, '--agent', 'claude-code', '--format', 'json'], tmpdir()));
-  add('instruction-lens check (every agent)', time(process.execPath, ['-r', rssHook, cli, 'check', tree.root, '--format', 'json'], tmpdir()));
-  add('instruction-lens chain <deepest file> --json', time(process.execPath, ['-r', rssHook, cli, 'chain', path.join(tree.root, tree.deepFile), '--json'], tmpdir()));
-  const base = rows[0][1].ms;
-  const git = rows[1][1].ms;
-  console.log(`${'command'.padEnd(48)} ${'median ms'.padStart(10)} ${'× node'.padStart(8)} ${'× git'.padStart(7)} ${'max RSS'.padStart(9)}`);
-  for (const [label, r] of rows) {
-    console.log(`${label.padEnd(48)} ${r.ms.toFixed(0).padStart(10)} ${(r.ms / base).toFixed(2).padStart(8)} ${(r.ms / git).toFixed(2).padStart(7)} ${(r.rssKb ? `${(r.rssKb / 1024).toFixed(0)} MB` : '').padStart(9)}`);
-  }
-  if (!hasRg) console.log('(ripgrep is not installed: apt-get install ripgrep to add it as a baseline)');
+// The in-process half (test/bench/inProcess.ts), bundled once.
+const work = mkdtempSync(path.join(tmpdir(), 'il-bench-'));
+const inProcess = path.join(work, 'inProcess.cjs');
+await build({ entryPoints: [path.join(repo, 'test/bench/inProcess.ts')], outfile: inProcess, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning', define: { __VERSION__: '"bench"' } });
+
+const agents = JSON.parse(spawnSync(process.execPath, [cli, 'agents', '--json'], { encoding: 'utf8' }).stdout);
+const patterns = [...new Set(agents.flatMap((a) => a.filePatterns))];
+// git pathspecs and ripgrep globs for the same patterns (both match `**/` at any depth).
+const pathspecs = patterns.map((p) => `:(glob)${p}`);
+const rgGlobs = patterns.flatMap((p) => ['-g', p]);
+
+const goals = [];
+/** A figure against its baseline: met when figure ≤ ratio × baseline (× slack with --short). */
+function goal(shape, what, figure, baseline, baseName, ratio, unit = 'ms') {
+  const met = figure <= ratio * baseline * slack;
+  goals.push({ shape, what, figure, baseline, baseName, ratio, unit, met });
 }
+/** A figure against a fixed bound (in-process latency, where there is no process to compare). */
+function bound(shape, what, figure, limit, unit = 'ms') {
+  goals.push({ shape, what, figure, baseline: limit, baseName: 'bound', ratio: 1, unit, met: figure <= limit * slack });
+}
+
+const fmtMs = (ms) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
+
+for (const shape of SHAPES) {
+  if (only && !shape.includes(only)) continue;
+  const t0 = Date.now();
+  let tree;
+  try {
+    tree = materialize(repo, shape);
+  } catch (e) {
+    fail(e.message);
+  }
+  console.log(`\n## ${shape}: ${tree.files.toLocaleString('en-US')} files, ${tree.dirs.toLocaleString('en-US')} folders, ${tree.instructionCount} instruction files (tree ${tree.cached ? 'cached' : 'built'} in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${tree.root})`);
+  const rows = [];
+  const row = (label, r, extra = '') => {
+    rows.push([label, r, extra]);
+    return r;
+  };
+  const nodeStart = row('node -e 0 (Node start-up)', time(process.execPath, ['-e', '0']));
+  const git = row('git ls-files <every agent pattern>', time('git', ['ls-files', '--', ...pathspecs], { cwd: tree.root }));
+  const floor = nodeStart.ms + git.ms;
+  const rg = row('rg --files <every agent pattern>', time('rg', ['--files', '--hidden', ...rgGlobs], { cwd: tree.root }));
+  const listed = git.stdout.split('\n').filter(Boolean).length;
+  const rgListed = rg.stdout.split('\n').filter(Boolean).length;
+  const all = row('instruction-lens check (every agent)', node(['check', tree.root, '--format', 'json']));
+  const found = JSON.parse(all.stdout).files.length;
+  if (found < listed) fail(`check found ${found} instruction files, git lists ${listed}`);
+  goal(shape, 'check, every agent', all.ms, floor, 'floor', 1.5);
+  if (!short) {
+    for (const a of agents) row(`  check --agent ${a.id}`, node(['check', tree.root, '--agent', a.id, '--format', 'json']), 'share');
+  }
+  const chain = row(`instruction-lens chain <file ${tree.deepFile.split('/').length - 1} folders deep>`, node(['chain', path.join(tree.root, tree.deepFile), '--json']));
+  goal(shape, 'CLI chain, 12 deep', chain.ms, nodeStart.ms, 'node', 1.5);
+
+  const shares = rows.filter((r) => r[2] === 'share');
+  const shareSum = shares.reduce((n, r) => n + (r[1].ms - nodeStart.ms), 0);
+  console.log(`${listed} instruction files by git ls-files, ${rgListed} by rg (rg skips tracked files that .gitignore matches), ${found} by check (git also lists untracked ones)\n`);
+  console.log(`| command | median ms | × Node start-up | × floor | max RSS |${shares.length ? ' share of check |' : ''}`);
+  console.log(`|---|---:|---:|---:|---:|${shares.length ? '---:|' : ''}`);
+  for (const [label, r, extra] of rows) {
+    const share = extra === 'share' ? `${(((r.ms - nodeStart.ms) / shareSum) * 100).toFixed(0)} %` : '';
+    console.log(`| ${label} | ${fmtMs(r.ms)} | ${(r.ms / nodeStart.ms).toFixed(2)} | ${(r.ms / floor).toFixed(2)} | ${r.rssMb ? `${r.rssMb.toFixed(0)} MB` : ''} |${shares.length ? ` ${share} |` : ''}`);
+  }
+  console.log(`(floor = Node start-up + git ls-files = ${fmtMs(floor)} ms; a share is that agent's check time beyond Node start-up, as a part of all agents' together)`);
+
+  // In process: a chain for the file 12 folders deep, every agent.
+  const ip = spawnSync(process.execPath, [inProcess, tree.root, path.join(tree.root, tree.deepFile), String(short ? 50 : 200)], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  if (ip.status !== 0) fail(`in-process bench failed:\n${ip.stderr}`);
+  const inProc = JSON.parse(ip.stdout);
+  console.log('\nIn process, a chain for the file 12 folders deep (ms; a new refresh re-reads disk and git, as after a change; the same refresh is an editor switch with nothing changed):\n');
+  console.log('| agent | new refresh p50 | new refresh p95 | same refresh p95 | file-system calls |');
+  console.log('|---|---:|---:|---:|---:|');
+  for (const [id, r] of Object.entries(inProc)) {
+    console.log(`| ${id} | ${fmtMs(r.fresh.p50)} | ${fmtMs(r.fresh.p95)} | ${fmtMs(r.same.p95)} | ${r.fsCalls} |`);
+  }
+  bound(shape, 'in-process chain 12 deep, claude-code, new refresh, p95', inProc['claude-code'].fresh.p95, 1);
+  bound(shape, 'in-process chain 12 deep, every agent, same refresh, p95', Math.max(...Object.values(inProc).map((r) => r.same.p95)), 1);
+}
+rmSync(work, { recursive: true, force: true });
+
+console.log(`\n## Goals${short ? ' (--short: failing only when missed tenfold)' : ''}\n`);
+console.log('| shape | goal | figure | baseline | ratio | goal ratio | met |');
+console.log('|---|---|---:|---:|---:|---:|---|');
+for (const g of goals) {
+  const base = g.baseName === 'bound' ? `${g.baseline} ms bound` : `${fmtMs(g.baseline)} ms (${g.baseName})`;
+  console.log(`| ${g.shape} | ${g.what} | ${fmtMs(g.figure)} ms | ${base} | ${(g.figure / g.baseline).toFixed(2)} | ≤ ${g.ratio * slack} | ${g.met ? 'yes' : '**no**'} |`);
+}
+const missed = goals.filter((g) => !g.met);
+if (missed.length) fail(`${missed.length} goal${missed.length === 1 ? '' : 's'} missed`);

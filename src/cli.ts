@@ -93,7 +93,7 @@ function main(argv: string[]): number | Promise<number> {
 
   switch (command) {
     case 'agents': {
-      if (values.json) out(JSON.stringify(PROFILES.map((p) => ({ id: p.id, agent: p.agent, agentVersion: p.agentVersion, verified: p.verified })), null, 2));
+      if (values.json) out(JSON.stringify(PROFILES.map((p) => ({ id: p.id, agent: p.agent, agentVersion: p.agentVersion, verified: p.verified, filePatterns: p.filePatterns })), null, 2));
       else out(table([['ID', 'AGENT', 'VERSION MODELLED', 'VERIFIED'], ...PROFILES.map((p) => [p.id, p.agent, p.agentVersion, p.verified])]));
       return 0;
     }

@@ -1,0 +1,66 @@
+// The in-process half of `npm run bench`: chains resolved inside one Node process, as the
+// extension host does, so process start-up is not counted. Bundled and run by scripts/bench.mjs:
+//   node inProcess.js <root> <file> <runs>
+// prints one JSON line: per agent, the p50/p95 ms of a chain in a new refresh (everything read
+// again from disk and git, as after a change) and in the same refresh (an editor switch with
+// nothing changed), and the calls made on the file system for one chain.
+import { refreshHost, resolveChain } from '../../src/core/chain';
+import { NodeFileSystem, type FileSystem } from '../../src/core/fs';
+import { CliGitIndex } from '../../src/core/git';
+import { PROFILES } from '../../src/core/profiles';
+
+const [root, target, runsArg] = process.argv.slice(2);
+const runs = Number(runsArg ?? 200);
+
+function percentile(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+}
+
+class Counting extends NodeFileSystem {
+  calls = 0;
+  override stat(p: string) {
+    this.calls++;
+    return super.stat(p);
+  }
+  override isSymlink(p: string) {
+    this.calls++;
+    return super.isSymlink(p);
+  }
+  override realPath(p: string) {
+    this.calls++;
+    return super.realPath(p);
+  }
+}
+
+const out: Record<string, { fresh: { p50: number; p95: number }; same: { p50: number; p95: number }; fsCalls: number }> = {};
+for (const profile of PROFILES.filter((p) => !process.env.BENCH_AGENT || p.id === process.env.BENCH_AGENT)) {
+  const req = { profile, target, launchDir: root };
+  const newHost = (fs: FileSystem = new NodeFileSystem()) => refreshHost({ fs, git: new CliGitIndex(fs) });
+  resolveChain(req, newHost()); // warm: code compiled, parse caches filled, the OS's caches hot
+  // `runs` chains, or as many as fit in two seconds (at least five): some agents ask git.
+  const enough = (xs: number[]) => xs.length >= runs || (xs.length >= 5 && xs.reduce((a, b) => a + b, 0) > 2000);
+  const fresh: number[] = [];
+  while (!enough(fresh)) {
+    const host = newHost();
+    const t0 = process.hrtime.bigint();
+    resolveChain(req, host);
+    fresh.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  const same: number[] = [];
+  const shared = newHost();
+  resolveChain(req, shared);
+  while (!enough(same)) {
+    const t0 = process.hrtime.bigint();
+    resolveChain(req, shared);
+    same.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  const counting = new Counting();
+  resolveChain(req, newHost(counting));
+  out[profile.id] = {
+    fresh: { p50: percentile(fresh, 50), p95: percentile(fresh, 95) },
+    same: { p50: percentile(same, 50), p95: percentile(same, 95) },
+    fsCalls: counting.calls,
+  };
+}
+process.stdout.write(JSON.stringify(out) + '\n');
