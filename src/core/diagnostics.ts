@@ -51,11 +51,18 @@ export function diag(
   return { path: file, line: s.line, column: s.column, endLine: e.line, endColumn: e.column, severity, code, message, ...(data ? { data } : {}) };
 }
 
+/**
+ * Each diagnostic's identity, made once: a profile's whole-workspace answers (ResolveContext.memo)
+ * hand the same diagnostic objects to every chain of a `check` pass.
+ */
+const keys = new WeakMap<Diagnostic, string>();
+
 /** Drop exact repeats (the same rule at the same place), keeping the first. */
 export function uniqueDiagnostics(list: Diagnostic[]): Diagnostic[] {
   const seen = new Set<string>();
   return list.filter((d) => {
-    const key = `${d.path}:${d.line}:${d.column}:${d.code}:${d.message}`;
+    let key = keys.get(d);
+    if (key === undefined) keys.set(d, (key = `${d.path}:${d.line}:${d.column}:${d.code}:${d.message}`));
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

@@ -7,8 +7,8 @@ import { CachedFileSystem } from '../../src/core/cachedFs';
 import { resolveChain } from '../../src/core/chain';
 import { check } from '../../src/core/check';
 import { NodeFileSystem, type DirEntry, type FileStat, type FileSystem } from '../../src/core/fs';
-import { MemoryGitIndex } from '../../src/core/git';
-import { MemoryFileSystem } from '../../src/core/memoryFs';
+import { MemoryGitIndex } from './doubles/memoryGit';
+import { MemoryFileSystem } from './doubles/memoryFs';
 import { PROFILES } from '../../src/core/profiles';
 
 /** A file system that counts every call made to it. */

@@ -97,7 +97,7 @@ function resolve(ctx: ResolveContext): ProfileResult {
   );
   sources.push(...nested.sources);
   diagnostics.push(...nested.diagnostics);
-  const { blocks, listed, used, trackedSet } = nested;
+  const { used, trackedSet } = nested;
 
   // Untracked instruction files on the way to the target: never guidance (trust filter).
   const targetDir = ctx.fs.stat(ctx.target)?.type === 'dir' ? ctx.target : path.dirname(ctx.target);
@@ -119,11 +119,7 @@ function resolve(ctx: ResolveContext): ProfileResult {
       : 'CAR ignores this file: it finds nested instruction files through git ls-files, and this folder is not in a git repository.'));
   }
 
-  if (blocks.length || listed.length) {
-    const parts = [HEADER, ...blocks];
-    if (listed.length) parts.push(`${LISTED}\n${listed.map((l) => `- ${relPath(root, l.file)} (${l.why})`).join('\n')}`);
-    start.push({ where: 'system', text: parts.join('\n\n') });
-  }
+  if (nested.text !== undefined) start.push({ where: 'system', text: nested.text });
 
   return {
     sources,
@@ -196,7 +192,13 @@ function nestedInstructions(ctx: ResolveContext, root: string, tracked: string[]
     blocks.push(block);
     sources.push(base(file, { ...size, injectedChars: sizes(block).chars, injectedBytes: sizes(block).bytes, reason: `Tracked by git: inlined in the system prompt, labelled as the rules for ${dir}.` }));
   }
-  return { sources, diagnostics, blocks, listed, used, trackedSet };
+  let text: string | undefined;
+  if (blocks.length || listed.length) {
+    const parts = [HEADER, ...blocks];
+    if (listed.length) parts.push(`${LISTED}\n${listed.map((l) => `- ${relPath(root, l.file)} (${l.why})`).join('\n')}`);
+    text = parts.join('\n\n');
+  }
+  return { sources, diagnostics, text, used, trackedSet };
 }
 
 export const car: Profile = {

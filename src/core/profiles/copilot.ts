@@ -423,25 +423,34 @@ function withoutSymlinkTwins(r: Resolver, found: AgentFile[]): AgentFile[] {
   return agents.sort((a, b) => uri(a.file).localeCompare(uri(b.file)));
 }
 
-/** Nested AGENTS.md ([vscode] listNestedAgentMDs: `**\/AGENTS.md`, listed, not inlined). */
+/**
+ * Nested AGENTS.md ([vscode] listNestedAgentMDs: `**\/AGENTS.md`, listed, not inlined). The same
+ * for every target of the workspace: worked out once per refresh.
+ */
 function findNestedAgentsMd(r: Resolver): string[] {
   const { ctx, s } = r;
   const ws = ctx.launchDir;
-  const nested: string[] = [];
-  for (const file of agentsMdFiles(ctx, ws)) {
-    if (path.dirname(file) === ws) {
-      if (s['chat.useAgentsMdFile'] && s['chat.useNestedAgentsMdFiles']) nested.push(file); // the root one is listed too
-      continue;
+  const listed = ctx.memo(`nestedAgents\0${ws}\0${s['chat.useAgentsMdFile']}\0${s['chat.useNestedAgentsMdFiles']}\0${s.readFileTool}`, () => {
+    const sub = new Resolver(ctx, s);
+    const nested: string[] = [];
+    for (const file of agentsMdFiles(ctx, ws)) {
+      if (path.dirname(file) === ws) {
+        if (s['chat.useAgentsMdFile'] && s['chat.useNestedAgentsMdFiles']) nested.push(file); // the root one is listed too
+        continue;
+      }
+      const doc = sub.read(file, 'project', path.dirname(file));
+      if (!doc) continue;
+      const on = s['chat.useAgentsMdFile'] && s['chat.useNestedAgentsMdFiles'] && s.readFileTool;
+      sub.sources.push(sub.source(file, 'project', path.dirname(file), on ? 'listed' : 'excluded', doc.size, on
+        ? `VS Code names it in the instructions list as "Instructions for folder '${path.relative(ws, path.dirname(file)).split(path.sep).join('/')}'"; the model reads it when it works there.`
+        : 'Nested AGENTS.md files are ignored unless chat.useNestedAgentsMdFiles is on (off by default).'));
+      if (on) nested.push(file);
     }
-    const doc = r.read(file, 'project', path.dirname(file));
-    if (!doc) continue;
-    const on = s['chat.useAgentsMdFile'] && s['chat.useNestedAgentsMdFiles'] && s.readFileTool;
-    r.sources.push(r.source(file, 'project', path.dirname(file), on ? 'listed' : 'excluded', doc.size, on
-      ? `VS Code names it in the instructions list as "Instructions for folder '${path.relative(ws, path.dirname(file)).split(path.sep).join('/')}'"; the model reads it when it works there.`
-      : 'Nested AGENTS.md files are ignored unless chat.useNestedAgentsMdFiles is on (off by default).'));
-    if (on) nested.push(file);
-  }
-  return nested;
+    return { sources: sub.sources, diagnostics: sub.diagnostics, nested };
+  });
+  r.sources.push(...listed.sources);
+  r.diagnostics.push(...listed.diagnostics);
+  return listed.nested;
 }
 
 // ---------------------------------------------------------------------------------------------
