@@ -42,7 +42,7 @@ if (!args.includes('--no-build') && fs.existsSync(path.join(repoRoot, 'scripts',
 if (!fs.existsSync(path.join(repoRoot, manifest.main))) fail(`${manifest.main} is missing: run \`npm run build\` first.`);
 
 try {
-  ensureHost({ browser: smoke });
+  await ensureHost({ browser: smoke });
 } catch (err) {
   fail(err.message);
 }

@@ -58,7 +58,7 @@ for (const file of [path.join(repoRoot, 'dist', 'extension.js'), extensionTestsP
 
 if (host === 'server') {
   try {
-    ensureHost(); // before the clock starts: a first install takes minutes, with its own limit
+    await ensureHost(); // before the clock starts: a first install takes minutes, with its own limit
   } catch (err) {
     fail(err.message);
   }

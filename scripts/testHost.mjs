@@ -19,7 +19,7 @@ export const node24 = path.join(node24Dir, 'bin', 'node');
 export const codeServerEntry = path.join(modulesDir, 'code-server', 'out', 'node', 'entry.js');
 export const chromiumPath = '/usr/bin/chromium';
 
-const APT_HINT = 'Missing system packages: run `apt-get install -y chromium libkrb5-dev` (as root) and try again.';
+const APT_HINT = 'Chromium is missing: run `apt-get install -y chromium` (as root) and try again.';
 
 /** Chromium flags that keep a headless run quiet and offline. */
 export const chromiumArgs = [
@@ -60,40 +60,78 @@ function lockHash() {
   return hash.digest('hex');
 }
 
-function run(cmd, args, env) {
-  // Output goes to a log file: a native build is long and only interesting when it fails.
-  fs.appendFileSync(installLog, `\n$ ${cmd} ${args.join(' ')}\n`);
+/** Runs a command with its output in the install log; rejects with the log's tail when it fails. */
+function run(cmd, args, { cwd, env }) {
+  fs.appendFileSync(installLog, `\n$ cd ${cwd} && ${cmd} ${args.join(' ')}\n`);
   const out = fs.openSync(installLog, 'a');
-  try {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', out, out] });
     // Bounded, so a stalled download fails instead of hanging the run.
-    const result = spawnSync(cmd, args, { cwd: hostDir, env, stdio: ['ignore', out, out], timeout: 15 * 60_000 });
-    if (result.status !== 0) {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15 * 60_000);
+    const done = (code, error) => {
+      clearTimeout(timer);
+      fs.closeSync(out);
+      if (code === 0) return resolve();
       const tail = fs.readFileSync(installLog, 'utf8').split('\n').slice(-30).join('\n');
-      const why = result.error ? ` (${result.error.message})` : '';
-      throw new Error(`\`${cmd} ${args.join(' ')}\` failed${why} in ${hostDir} (full log: ${installLog}):\n${tail}`);
-    }
-  } finally {
-    fs.closeSync(out);
-  }
+      const why = error ? ` (${error.message})` : '';
+      reject(new Error(`\`${cmd} ${args.join(' ')}\` failed${why} in ${cwd} (full log: ${installLog}):\n${tail}`));
+    };
+    child.once('error', (error) => done(1, error));
+    child.once('exit', (code) => done(code ?? 1));
+  });
 }
 
-/** As root on Debian, install what the test host needs from Debian's packages (a fresh machine's quick start). */
+/** As root on Debian, install Chromium from Debian's packages (a fresh machine's quick start). */
 function installSystemPackages() {
   if (process.getuid?.() !== 0 || !fs.existsSync('/usr/bin/apt-get')) return;
-  console.log('Installing chromium and libkrb5-dev from Debian (first time only)…');
+  console.log('Installing chromium from Debian (first time only)…');
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [['update', '-qq'], ['install', '-y', '-qq', '--no-install-recommends', 'chromium', 'libkrb5-dev']]) {
+  for (const args of [['update', '-qq'], ['install', '-y', '-qq', '--no-install-recommends', 'chromium']]) {
     const r = spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env, timeout: 15 * 60_000 });
     if (r.status !== 0) return;
   }
 }
 
 /**
- * Installs test/host's packages when missing or when its lock changed; fast when nothing changed.
- * Throws with one clear line when the system packages it needs are missing.
+ * The native modules of the VS Code server that the workbench, the extension host and the demo
+ * need, compiled for its Node 24. The rest of what code-server's own install step compiles is
+ * left out: @vscode/sqlite3 (seven of the ten minutes; only its agent host, off here, opens a
+ * database), kerberos (proxy sign-in, loaded on demand), @vscode/deviceid (telemetry, which
+ * falls back to a random id), and modules with nothing to build on Linux (@vscode/fs-copyfile,
+ * @vscode/windows-*). node-pty and @parcel/watcher ship prebuilt binaries in their packages.
+ * spdlog writes the log files behind every output channel, the extension's own included.
  */
-export function ensureHost({ browser = true } = {}) {
-  const isMissing = () => (browser && !fs.existsSync(chromiumPath)) || !fs.existsSync('/usr/include/gssapi/gssapi.h');
+const nativeModules = ['@vscode/spdlog', '@vscode/native-watchdog'];
+const vscodeDir = path.join(modulesDir, 'code-server', 'lib', 'vscode');
+
+/** Prints a step's progress: a line when it starts and ends, and how long it has run so far. */
+async function step(index, count, title, work) {
+  const started = Date.now();
+  const label = `  [${index}/${count}] ${title}`;
+  const seconds = () => `${Math.round((Date.now() - started) / 1000)} s`;
+  const live = process.stdout.isTTY;
+  if (live) process.stdout.write(`${label}…`);
+  else console.log(`${label}…`);
+  // On a terminal the line counts up in place; in a log, a line every 20 s says it is still going.
+  const ticker = setInterval(
+    () => (live ? process.stdout.write(`\r${label}… ${seconds()}`) : console.log(`${label}… still running, ${seconds()}`)),
+    live ? 1_000 : 20_000,
+  );
+  try {
+    await work();
+  } finally {
+    clearInterval(ticker);
+  }
+  if (live) process.stdout.write(`\r${label}: done in ${seconds()}\n`);
+  else console.log(`${label}: done in ${seconds()}`);
+}
+
+/**
+ * Installs test/host's packages when missing or when its lock changed; fast when nothing changed.
+ * Prints each step and its time. Throws with one clear line when Chromium is needed and missing.
+ */
+export async function ensureHost({ browser = true } = {}) {
+  const isMissing = () => browser && !fs.existsSync(chromiumPath);
   if (isMissing()) installSystemPackages();
   if (isMissing()) throw new Error(APT_HINT);
 
@@ -103,20 +141,52 @@ export function ensureHost({ browser = true } = {}) {
   if (ready) return;
 
   const started = Date.now();
-  console.log('Setting up the VS Code test host in test/host (first time: about 2 minutes)…');
+  console.log(`Setting up the VS Code server in test/host (first time only; log: ${installLog})`);
   fs.writeFileSync(installLog, '');
   fs.rmSync(stampFile, { force: true });
-  // code-server's own install step needs Node 24, which arrives with this same install: so
-  // install without scripts first, then build code-server with Node 24 first on PATH and its
-  // headers as nodedir (so node-gyp downloads nothing; this overrides a user npmrc's nodedir).
-  run('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], cleanEnv());
+  // code-server's own install step (npm install in lib/vscode, then in lib/vscode/extensions)
+  // wants Node 24, which arrives with this same install, and compiles every native module: so
+  // install without scripts, then do those steps here with Node 24 first on PATH and its headers
+  // as nodedir (so node-gyp downloads nothing; this overrides a user npmrc's nodedir).
   const env24 = cleanEnv({
     PATH: `${path.join(node24Dir, 'bin')}${path.delimiter}${process.env.PATH}`,
     npm_config_nodedir: node24Dir,
   });
-  run('npm', ['rebuild', 'code-server'], env24);
+  // Versions are pinned by the locks: a cached tarball needs no second look at the registry.
+  const quiet = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=warn'];
+  await step(1, 4, 'Unpacking code-server 4.139 (VS Code 1.139) and Node 24 from npm', () =>
+    run('npm', ['ci', '--ignore-scripts', ...quiet], { cwd: hostDir, env: cleanEnv() }),
+  );
+  await step(2, 4, "Installing the VS Code server's packages", () =>
+    // `install`, as code-server's script does: its shrinkwrap is not in sync for `npm ci`.
+    run('npm', ['install', '--omit=dev', '--ignore-scripts', ...quiet], { cwd: vscodeDir, env: env24 }),
+  );
+  // Compiled without optimisation (logging speed does not matter here) on every core: 2× faster.
+  await step(3, 4, `Compiling ${nativeModules.join(' and ')} for Node 24`, () =>
+    run('npm', ['rebuild', ...nativeModules, ...quiet], {
+      cwd: vscodeDir,
+      env: { ...env24, CXXFLAGS: '-O0', JOBS: String(os.availableParallelism?.() ?? os.cpus().length) },
+    }),
+  );
+  // TypeScript for the built-in TypeScript and JSON support (its script trims the package).
+  await step(4, 4, 'Installing the built-in extensions\' TypeScript', () =>
+    run('npm', ['ci', '--omit=dev', ...quiet], { cwd: path.join(vscodeDir, 'extensions'), env: env24 }),
+  );
+  linkServerScripts();
   fs.writeFileSync(stampFile, `${hash}\n`);
-  console.log(`Test host ready in ${Math.round((Date.now() - started) / 1000)} s.`);
+  console.log(`VS Code server ready in ${Math.round((Date.now() - started) / 1000)} s.`);
+}
+
+/** The `code` command of the server's terminals and its browser helper, as code-server's postinstall links them. */
+function linkServerScripts() {
+  for (const [dir, source, dest] of [
+    ['remote-cli', 'code-linux.sh', 'code-server'],
+    ['helpers', 'browser-linux.sh', 'browser.sh'],
+  ]) {
+    const link = path.join(vscodeDir, 'bin', dir, dest);
+    fs.rmSync(link, { force: true });
+    fs.symlinkSync(source, link);
+  }
 }
 
 function readOr(file, fallback) {
