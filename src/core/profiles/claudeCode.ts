@@ -5,8 +5,8 @@ import { parseFrontmatter, stringList } from '../frontmatter';
 import { globProblem, matchesAny, relativeInside } from '../globs';
 import { findClaudeImports, stripBlockComments } from '../markdown';
 import { ParseCache } from '../parseCache';
-import type { Diagnostic, RenderPart, Source, SourceKind } from '../model';
-import { filesBelow, isInside } from '../paths';
+import { newSource, setInjected, type Diagnostic, type RenderPart, type Source, type SourceKind } from '../model';
+import { dirsBelow, filesBelow, folderOf, isInside } from '../paths';
 import type { Profile, ProfileResult, ResolveContext } from '../profile';
 import { describeReadFailure, lossyDiagnostic, readLossy, readText, sizes } from '../readText';
 import { charCount } from '../text';
@@ -311,54 +311,68 @@ function readJson(ctx: ResolveContext, file: string): unknown {
 }
 
 
-/** Directories from the top (excluding `/`) down to `dir`. */
-function dirsDownTo(dir: string): string[] {
-  const out: string[] = [];
-  for (let d = dir; path.dirname(d) !== d; d = path.dirname(d)) out.push(d);
-  return out.reverse();
-}
-
 interface Conditional {
   entry: Entry;
   globs: string[];
   base: string;
 }
 
+/** What the steps gather: entries sent at start, on read (and the AGENTS.md fallback's), and rules waiting for a match. */
+interface Found {
+  loader: MemoryLoader;
+  start: Entry[];
+  nested: Entry[];
+  nestedAgents: Entry[];
+  conditional: Conditional[];
+}
+
+/**
+ * The steps every profile runs: find the sources (imports are followed as each file loads, in
+ * MemoryLoader.load), match the conditional rules, apply the budget (Claude Code sets none; it
+ * only warns about a large file), render.
+ */
 function resolve(ctx: ResolveContext): ProfileResult {
-  const loader = new MemoryLoader(ctx);
-  const start: Entry[] = [];
-  const conditional: Conditional[] = [];
+  const found: Found = { loader: new MemoryLoader(ctx), start: [], nested: [], nestedAgents: [], conditional: [] };
+  const hasClaudeMd = findAtStart(ctx, found);
+  findOnRead(ctx, found, hasClaudeMd);
+  const matched = matchRules(ctx, found);
+  measure(found, matched);
+  return render(found, matched);
+}
 
-  /** Rules of one `.claude/rules` folder: unconditional ones join `into`, the rest wait for a read. */
-  const rules = (rulesDir: string, type: MemoryType, scope: string, base: string, into: Entry[], loads: Source['loads']) => {
-    for (const file of filesBelow(ctx.fs, rulesDir, (name) => name.endsWith('.md'))) {
-      const r = loader.load(file, type, 'rule', scope, loads, { rule: true });
-      if (r.paths && r.entries.length) {
-        for (const g of r.paths) {
-          const problem = globProblem(g);
-          if (problem) loader.diagnostics.push(diag('glob-invalid', file, `The paths: glob "${g}" is invalid (${problem}); Claude Code will not match it.`));
-        }
-        conditional.push({ entry: r.entries[0], globs: r.paths, base });
-      } else into.push(...r.entries);
-    }
-  };
+/** Rules of one `.claude/rules` folder: unconditional ones join `into`, the rest wait for a read. */
+function findRules(ctx: ResolveContext, found: Found, rulesDir: string, type: MemoryType, scope: string, base: string, into: Entry[], loads: Source['loads']): void {
+  for (const file of filesBelow(ctx.fs, rulesDir, (name) => name.endsWith('.md'))) {
+    const r = found.loader.load(file, type, 'rule', scope, loads, { rule: true });
+    if (r.paths && r.entries.length) {
+      for (const g of r.paths) {
+        const problem = globProblem(g);
+        if (problem) found.loader.diagnostics.push(diag('glob-invalid', file, `The paths: glob "${g}" is invalid (${problem}); Claude Code will not match it.`));
+      }
+      found.conditional.push({ entry: r.entries[0], globs: r.paths, base });
+    } else into.push(...r.entries);
+  }
+}
 
-  // 1. Managed policy, 2. user memory and rules.
+/**
+ * At start: 1. managed policy, 2. user memory and rules, 3. every directory from the top down to
+ * the launch dir. AGENTS.md is a fallback for the whole chain: it loads only when no CLAUDE.md-type
+ * file with content exists up the chain. Returns whether one does.
+ */
+function findAtStart(ctx: ResolveContext, found: Found): boolean {
+  const { loader, start } = found;
   const managed = managedDir(ctx.platform);
   start.push(...loader.load(path.join(managed, 'CLAUDE.md'), 'Managed', 'managed', '/', 'start').entries);
-  rules(path.join(managed, '.claude', 'rules'), 'Managed', '/', ctx.launchDir, start, 'start');
+  findRules(ctx, found, path.join(managed, '.claude', 'rules'), 'Managed', '/', ctx.launchDir, start, 'start');
   const user = userDir(ctx);
   start.push(...loader.load(path.join(user, 'CLAUDE.md'), 'User', 'user', '/', 'start').entries);
-  rules(path.join(user, 'rules'), 'User', '/', ctx.launchDir, start, 'start');
-
-  // 3. Every directory from the top down to the launch dir. AGENTS.md is a fallback for the
-  // whole chain: it loads only when no CLAUDE.md-type file with content exists up the chain.
-  const dirs = dirsDownTo(ctx.launchDir);
+  findRules(ctx, found, path.join(user, 'rules'), 'User', '/', ctx.launchDir, start, 'start');
+  const dirs = dirsBelow(path.parse(ctx.launchDir).root, ctx.launchDir);
   const hasClaudeMd = dirs.some((d) => claudeTypeFiles(d).some((f) => hasContent(ctx, f)));
   for (const dir of dirs) {
     start.push(...loader.load(path.join(dir, 'CLAUDE.md'), 'Project', 'project', dir, 'start').entries);
     start.push(...loader.load(path.join(dir, '.claude', 'CLAUDE.md'), 'Project', 'project', dir, 'start').entries);
-    rules(path.join(dir, '.claude', 'rules'), 'Project', dir, dir, start, 'start');
+    findRules(ctx, found, path.join(dir, '.claude', 'rules'), 'Project', dir, dir, start, 'start');
     for (const name of ['AGENTS.md', path.join('.claude', 'AGENTS.md')]) {
       const agents = path.join(dir, name);
       if (!hasClaudeMd) start.push(...loader.load(agents, 'Project', 'project', dir, 'start').entries);
@@ -366,25 +380,28 @@ function resolve(ctx: ResolveContext): ProfileResult {
     }
     start.push(...loader.load(path.join(dir, 'CLAUDE.local.md'), 'Local', 'local', dir, 'start').entries);
   }
+  return hasClaudeMd;
+}
 
-  // On read: directories below the launch dir down to the target's, then matching rules.
-  const targetDir = ctx.fs.stat(ctx.target)?.type === 'dir' ? ctx.target : path.dirname(ctx.target);
-  const nested: Entry[] = [];
-  const nestedAgents: Entry[] = [];
-  if (isInside(targetDir, ctx.launchDir) && targetDir !== ctx.launchDir) {
-    for (const dir of dirsDownTo(targetDir).filter((d) => d.length > ctx.launchDir.length && isInside(d, ctx.launchDir))) {
-      const dirHasClaude = claudeTypeFiles(dir).some((f) => hasContent(ctx, f));
-      nested.push(...loader.load(path.join(dir, 'CLAUDE.md'), 'Project', 'project', dir, 'on-read').entries);
-      nested.push(...loader.load(path.join(dir, '.claude', 'CLAUDE.md'), 'Project', 'project', dir, 'on-read').entries);
-      rules(path.join(dir, '.claude', 'rules'), 'Project', dir, dir, nested, 'on-read');
-      const agents = path.join(dir, 'AGENTS.md');
-      if (!hasClaudeMd && !dirHasClaude) nestedAgents.push(...loader.load(agents, 'Project', 'project', dir, 'on-read').entries);
-      else if (ctx.fs.stat(agents)?.type === 'file') shadowed(ctx, loader, agents, dir, 'on-read');
-      nested.push(...loader.load(path.join(dir, 'CLAUDE.local.md'), 'Local', 'local', dir, 'on-read').entries);
-    }
+/** On read: the directories below the launch dir down to the target's. */
+function findOnRead(ctx: ResolveContext, found: Found, hasClaudeMd: boolean): void {
+  const { loader, nested } = found;
+  for (const dir of dirsBelow(ctx.launchDir, folderOf(ctx.fs, ctx.target))) {
+    const dirHasClaude = claudeTypeFiles(dir).some((f) => hasContent(ctx, f));
+    nested.push(...loader.load(path.join(dir, 'CLAUDE.md'), 'Project', 'project', dir, 'on-read').entries);
+    nested.push(...loader.load(path.join(dir, '.claude', 'CLAUDE.md'), 'Project', 'project', dir, 'on-read').entries);
+    findRules(ctx, found, path.join(dir, '.claude', 'rules'), 'Project', dir, dir, nested, 'on-read');
+    const agents = path.join(dir, 'AGENTS.md');
+    if (!hasClaudeMd && !dirHasClaude) found.nestedAgents.push(...loader.load(agents, 'Project', 'project', dir, 'on-read').entries);
+    else if (ctx.fs.stat(agents)?.type === 'file') shadowed(ctx, loader, agents, dir, 'on-read');
+    nested.push(...loader.load(path.join(dir, 'CLAUDE.local.md'), 'Local', 'local', dir, 'on-read').entries);
   }
+}
+
+/** A rule with `paths:` loads on read of a file they match, relative to the folder above its `.claude`. */
+function matchRules(ctx: ResolveContext, found: Found): Entry[] {
   const matched: Entry[] = [];
-  for (const c of conditional) {
+  for (const c of found.conditional) {
     const rel = relativeInside(c.base, ctx.target);
     const hit = rel !== undefined && rel !== '' && matchesAny(rel, c.globs, GLOBS);
     c.entry.source.globs = c.globs;
@@ -398,26 +415,35 @@ function resolve(ctx: ResolveContext): ProfileResult {
       c.entry.source.status = 'not-matched';
       c.entry.source.reason = `Its paths: (${c.globs.join(', ')}) do not match this file; it loads only when Claude Code reads a file they match.`;
     }
-    loader.sources.push(c.entry.source);
+    found.loader.sources.push(c.entry.source);
   }
+  return matched;
+}
 
-  for (const e of start) {
+/** No budget: every entry is sent whole (trimmed at start); record what each sends, and why. */
+function measure(found: Found, matched: Entry[]): void {
+  for (const e of found.start) {
     e.source.reason ||= reasonAtStart(e);
-    const s = sizes(e.content.trim());
-    e.source.injectedChars = s.chars;
-    e.source.injectedBytes = s.bytes;
+    setInjected(e.source, e.content.trim());
   }
-  for (const e of [...nested, ...nestedAgents, ...matched]) {
+  for (const e of [...found.nested, ...found.nestedAgents, ...matched]) {
     e.source.loads = 'on-read';
     e.source.status = 'on-read';
     e.source.reason ||= e.source.importedBy
       ? `Imported by ${path.basename(e.source.importedBy)}, which loads when Claude Code reads a file here.`
       : 'Below the launch directory: Claude Code loads it the first time its Read tool reads a file in this directory.';
-    const s = sizes(e.content);
-    e.source.injectedChars = s.chars;
-    e.source.injectedBytes = s.bytes;
+    setInjected(e.source, e.content);
   }
+}
 
+/**
+ * At start one `<system-reminder>` in the first user message; on read one block per file after
+ * the tool result. With the AGENTS.md fallback, the nested AGENTS.md files arrive together as
+ * hook context in one `role: system` message after the tool result, outermost first, joined by a
+ * line break (observed: three folders, each with only an AGENTS.md).
+ */
+function render(found: Found, matched: Entry[]): ProfileResult {
+  const { start, nested, nestedAgents, loader } = found;
   const startParts: RenderPart[] = start.length
     ? [{ where: 'user', text: `<system-reminder>\n${PREAMBLE}\n\n${start.map((e) => `Contents of ${e.source.path}${LABEL[e.type]}:\n\n${e.content.trim()}`).join('\n\n')}\n</system-reminder>` }]
     : [];
@@ -426,21 +452,11 @@ function resolve(ctx: ResolveContext): ProfileResult {
     where: 'after-tool-result',
     text: `<system-reminder>\nContents of ${e.source.path}:\n\n${e.content}\n</system-reminder>${i < readBlocks.length - 1 ? '\n' : ''}`,
   }));
-  // With the AGENTS.md fallback, the nested AGENTS.md files arrive together as hook context in
-  // one `role: system` message after the tool result, outermost first, joined by a line break
-  // (observed: three folders, each with only an AGENTS.md).
   if (nestedAgents.length) {
     onRead.push({ where: 'after-tool-result', text: `tool.call hook additional context: ${nestedAgents.map((e) => `Contents of ${e.source.path}:\n\n${e.content}`).join('\n')}` });
   }
-
   const used = start.reduce((n, e) => n + charCount(e.content.trim()), 0);
-  return {
-    sources: loader.sources,
-    budget: { unit: 'chars', limit: null, perFile: null, used },
-    diagnostics: loader.diagnostics,
-    start: startParts,
-    onRead,
-  };
+  return { sources: loader.sources, budget: { unit: 'chars', limit: null, perFile: null, used }, diagnostics: loader.diagnostics, start: startParts, onRead };
 }
 
 function claudeTypeFiles(dir: string): string[] {
@@ -455,10 +471,9 @@ function hasContent(ctx: ResolveContext, file: string): boolean {
 function shadowed(ctx: ResolveContext, loader: MemoryLoader, file: string, dir: string, loads: Source['loads']): void {
   const r = readText(ctx.fs, file);
   const size = r.state === 'ok' ? sizes(r.text) : { chars: 0, bytes: 0 };
-  loader.sources.push({
-    path: file, kind: 'project', scope: dir, loads, status: 'excluded', ...size, injectedChars: 0, injectedBytes: 0,
-    reason: 'Claude Code reads AGENTS.md only when no CLAUDE.md with content exists up the chain; add "@AGENTS.md" to a CLAUDE.md to load it.',
-  });
+  loader.sources.push(
+    newSource(file, 'project', dir, loads, { status: 'excluded', ...size, reason: 'Claude Code reads AGENTS.md only when no CLAUDE.md with content exists up the chain; add "@AGENTS.md" to a CLAUDE.md to load it.' }),
+  );
   loader.diagnostics.push(diag('not-loaded', file, 'Claude Code does not read this AGENTS.md because a CLAUDE.md exists; a line "@AGENTS.md" in that CLAUDE.md would load it.'));
 }
 
