@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { diag } from '../diagnostics';
 import { parseFrontmatter } from '../frontmatter';
 import type { Diagnostic, RenderPart, Source, SourceKind } from '../model';
-import { isInside } from '../paths';
+import { dirsBelow, isInside } from '../paths';
 import type { Profile, ProfileResult, ResolveContext } from '../profile';
 import { readText, sizes } from '../readText';
 import { byteCount, charCount, fmt, positionAt, takeChars } from '../text';
@@ -556,13 +556,6 @@ function memo<T>(owner: object, key: string, get: () => T): T {
     m.set(key, get());
   }
   return m.get(key) as T;
-}
-
-/** Directories strictly below `top` down to `dir`, outermost first. */
-function dirsBelow(top: string, dir: string): string[] {
-  const out: string[] = [];
-  for (let d = dir; d !== top && isInside(d, top); d = path.dirname(d)) out.push(d);
-  return out.reverse();
 }
 
 export const scaling: Profile = {
