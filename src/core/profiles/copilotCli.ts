@@ -4,7 +4,7 @@ import { parseFrontmatter, stringList } from '../frontmatter';
 import { findGitRoot } from '../git';
 import { globProblem, matchesAny, relativeInside } from '../globs';
 import type { Diagnostic, RenderPart, Source, SourceKind } from '../model';
-import { compareRustPaths, isInside } from '../paths';
+import { compareRustPaths, folderOf, isInside } from '../paths';
 import type { ImportRef, Profile, ProfileResult, ResolveContext } from '../profile';
 import { describeReadFailure, lossyDiagnostic, readLossy, sizes } from '../readText';
 
@@ -111,7 +111,7 @@ class Resolver {
   readonly configDir: string;
   readonly realRoot: string;
 
-  constructor(private readonly ctx: ResolveContext) {
+  constructor(readonly ctx: ResolveContext) {
     this.cwd = ctx.launchDir;
     // The repository root, else the launch dir alone (observed p8: without git nothing above is read).
     this.root = findGitRoot(ctx.fs, ctx.launchDir) ?? ctx.launchDir;
@@ -371,23 +371,46 @@ function reminder(display: string, content: string): string {
   return `\n<system_reminder>\nCustom instructions from ${display}. Apply these to any code you write here:\n\n${escapeHtml(content)}\n</system_reminder>`;
 }
 
+/**
+ * The steps every profile runs: find the sources (the `<custom_instruction>` blocks, then the
+ * instruction files and rules, then on read the folders below the launch dir), follow imports
+ * (Resolver.expandImports, as each AGENTS.md or CLAUDE.md is read), apply the budget (the CLI
+ * sets none), render.
+ */
 function resolve(ctx: ResolveContext): ProfileResult {
   const r = new Resolver(ctx);
   const { root, cwd } = r;
-  const fs = ctx.fs;
-
-  // ---- 1. <custom_instruction> blocks, in the CLI's order (observed p1, p14b) ------------------
-  // user file; the repository's and the launch dir's .github/copilot-instructions.md; the root's
-  // and the launch dir's AGENTS.md, CLAUDE.md, GEMINI.md; then the folders between them, the
-  // launch dir's parent first, each with the same four names.
   const between: string[] = [];
   for (let d = path.dirname(cwd); isInside(d, root) && d !== root; d = path.dirname(d)) between.push(d);
-  const candidates: { file: string; name: string; scope: string; kind: SourceKind }[] = [{ file: path.join(r.configDir, 'copilot-instructions.md'), name: 'copilot-instructions.md', scope: '/', kind: 'user' }];
   const dirs = cwd === root ? [root] : [root, cwd];
+  const blocks = findBlocks(r, dirs, between);
+  reportNotRead(r, dirs, between);
+  const { groups, extras } = instructionGroups(r, dirs);
+  const targetRel = relativeInside(root, ctx.target);
+  const files = findInstructionFiles(r, groups, targetRel);
+  const nestedRows = listExtraAgentsMd(r, extras);
+  const onReadText = [...files.matched.map((rf) => reminder(rf.display, rf.doc.text)), ...(targetRel === undefined ? [] : findOnRead(r, between, targetRel))];
+  const startText = renderStart(blocks, files.rawItems, nestedRows, files.rows);
+  const start: RenderPart[] = startText ? [{ where: 'system', text: startText }] : [];
+  const onRead: RenderPart[] = onReadText.length ? [{ where: 'after-tool-result', text: onReadText.join('') }] : [];
+  const used = r.sources.filter((s) => s.loads === 'start' && (s.status === 'loaded')).reduce((n, s) => n + s.injectedChars, 0);
+  return { sources: r.sources, budget: { unit: 'chars', limit: null, perFile: null, used }, diagnostics: r.diagnostics, start, onRead };
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. Find the sources (imports are inlined as each AGENTS.md or CLAUDE.md is read).
+
+/**
+ * `<custom_instruction>` blocks, in the CLI's order (observed p1, p14b): the user file; the
+ * repository's and the launch dir's .github/copilot-instructions.md; the root's and the launch
+ * dir's AGENTS.md, CLAUDE.md, GEMINI.md; then the folders between them, the launch dir's parent
+ * first, each with the same four names.
+ */
+function findBlocks(r: Resolver, dirs: string[], between: string[]): string[] {
+  const candidates: { file: string; name: string; scope: string; kind: SourceKind }[] = [{ file: path.join(r.configDir, 'copilot-instructions.md'), name: 'copilot-instructions.md', scope: '/', kind: 'user' }];
   for (const d of dirs) candidates.push({ file: r.locate(d, DIR_FILES[0]), name: DIR_FILES[0], scope: d, kind: 'project' });
   for (const d of dirs) for (const name of DIR_FILES.slice(1)) candidates.push({ file: r.locate(d, name), name, scope: d, kind: 'project' });
   for (const d of between) for (const name of CHILD_FILES) candidates.push({ file: r.locate(d, name), name, scope: d, kind: 'project' });
-
   const blocks: string[] = [];
   const seenText = new Map<string, string>();
   for (const c of candidates) {
@@ -409,45 +432,47 @@ function resolve(ctx: ResolveContext): ProfileResult {
     r.inject(s, content);
     blocks.push(`<custom_instruction>\n${content}\n</custom_instruction>`);
   }
-  // Files it never reads, named so the user is not surprised (observed: basic capture, p1).
+  return blocks;
+}
+
+/** Files it never reads, named so the user is not surprised (observed: basic capture, p1). */
+function reportNotRead(r: Resolver, dirs: string[], between: string[]): void {
   for (const d of dirs) {
     for (const name of ['CLAUDE.local.md', path.join('.claude', 'CLAUDE.md')]) notRead(r, path.join(d, name), d, `${AGENT} never reads ${name}; put shared instructions in AGENTS.md or CLAUDE.md.`);
   }
-  notRead(r, path.join(ctx.home, '.claude', 'CLAUDE.md'), '/', `${AGENT} never reads ~/.claude; user instructions go in ${path.join(r.configDir, 'copilot-instructions.md')}.`);
+  notRead(r, path.join(r.ctx.home, '.claude', 'CLAUDE.md'), '/', `${AGENT} never reads ~/.claude; user instructions go in ${path.join(r.configDir, 'copilot-instructions.md')}.`);
   for (const d of between) {
     for (const sub of [path.join('.github', 'instructions'), path.join('.claude', 'rules')]) {
       const folder = path.join(d, sub);
-      for (const f of listTree(ctx, folder, sub.includes('rules') ? isRuleFile : isInstructionsFile)) {
+      for (const f of listTree(r.ctx, folder, sub.includes('rules') ? isRuleFile : isInstructionsFile)) {
         notRead(r, f, d, `${AGENT} reads ${sub.split(path.sep).join('/')} only in the repository root and the launch directory, not in the folders between them.`);
       }
     }
   }
+}
 
-  // ---- 2. instruction files: always-on raw, the rest as table rows (observed p1, p2, p14, p16) --
+/** Instruction files by group: the user's, the root's and the launch dir's, then COPILOT_CUSTOM_INSTRUCTIONS_DIRS (observed p1, p2, p14, p16). */
+function instructionGroups(r: Resolver, dirs: string[]): { groups: { group: Group; base: string; files: string[] }[]; extras: string[] } {
+  const { ctx, root, cwd } = r;
+  const rulesOf = (d: string) => [...listTree(ctx, path.join(d, '.github', 'instructions'), isInstructionsFile), ...listTree(ctx, path.join(d, '.claude', 'rules'), isRuleFile)];
   const groups: { group: Group; base: string; files: string[] }[] = [];
   groups.push({ group: 'user', base: r.configDir, files: listTree(ctx, path.join(r.configDir, 'instructions'), isInstructionsFile) });
-  for (const d of dirs) {
-    groups.push({
-      group: d === root ? 'root' : 'cwd',
-      base: d,
-      files: [...listTree(ctx, path.join(d, '.github', 'instructions'), isInstructionsFile), ...listTree(ctx, path.join(d, '.claude', 'rules'), isRuleFile)],
-    });
-  }
+  for (const d of dirs) groups.push({ group: d === root ? 'root' : 'cwd', base: d, files: rulesOf(d) });
   const extras = (ctx.env.COPILOT_CUSTOM_INSTRUCTIONS_DIRS ?? '').split(',').map((s) => s.trim()).filter(Boolean).map((s) => path.resolve(cwd, s));
-  for (const e of extras) {
-    groups.push({ group: 'extra', base: e, files: [...listTree(ctx, path.join(e, '.github', 'instructions'), isInstructionsFile), ...listTree(ctx, path.join(e, '.claude', 'rules'), isRuleFile)] });
-  }
+  for (const e of extras) groups.push({ group: 'extra', base: e, files: rulesOf(e) });
   // Then, after every extra folder's .github/instructions and .claude/rules, the other
   // *.instructions.md anywhere in them (observed p16; the walk's exclusions are unsure).
   for (const e of extras) {
     const skipDirs = (rel: string) => /^(\.git|node_modules)$/.test(rel) || rel === '.github/instructions' || rel === '.claude/rules';
     groups.push({ group: 'extra', base: e, files: listTree(ctx, e, isInstructionsFile, skipDirs) });
   }
+  return { groups, extras };
+}
 
-  const targetRel = relativeInside(root, ctx.target);
-  const rawItems: string[] = [];
-  const rows: string[] = [];
-  const matched: RuleFile[] = [];
+/** Always-on files are sent raw; the rest become table rows, and those matching the target arrive on read. */
+function findInstructionFiles(r: Resolver, groups: { group: Group; base: string; files: string[] }[], targetRel: string | undefined): { rawItems: string[]; rows: string[]; matched: RuleFile[] } {
+  const root = r.root;
+  const out = { rawItems: [] as string[], rows: [] as string[], matched: [] as RuleFile[] };
   for (const g of groups) {
     for (const file of g.files) {
       const kind: SourceKind = g.group === 'user' ? 'user' : 'rule';
@@ -464,11 +489,11 @@ function resolve(ctx: ResolveContext): ProfileResult {
         const s = r.source(file, kind, root, 'start', 'loaded', doc, rf.patterns.length ? `applyTo "${rf.patternText}" means every file, so it is sent at start, frontmatter included.` : `No applyTo/paths pattern, so ${AGENT} sends it at start, frontmatter included.`);
         r.inject(s, doc.text);
         r.sources.push(s);
-        rawItems.push(doc.text);
+        out.rawItems.push(doc.text);
         continue;
       }
       r.checkPatterns(rf);
-      rows.push(`| ${escapeCell(rf.patternText)} | '${escapeCell(rf.display)}' | ${escapeCell(rf.description ?? '')} |`);
+      out.rows.push(`| ${escapeCell(rf.patternText)} | '${escapeCell(rf.display)}' | ${escapeCell(rf.description ?? '')} |`);
       const hit = targetRel !== undefined && targetRel !== '' && rf.patterns.some((p) => cliMatches(targetRel, p));
       const globs = rf.patterns.map(effectiveGlob).filter((p): p is string => p !== undefined);
       const s = r.source(file, kind, root, 'on-read', hit ? 'on-read' : 'not-matched', doc, hit
@@ -477,107 +502,128 @@ function resolve(ctx: ResolveContext): ProfileResult {
       r.sources.push(s);
       if (hit) {
         r.inject(s, doc.text);
-        matched.push(rf);
+        out.matched.push(rf);
       }
     }
   }
+  return out;
+}
 
-  // Extra folders' AGENTS.md are listed, not inlined (observed p14, p16).
-  const nestedRows: string[] = [];
+/** Extra folders' AGENTS.md are listed, not inlined (observed p14, p16). */
+function listExtraAgentsMd(r: Resolver, extras: string[]): string[] {
+  const rows: string[] = [];
   for (const e of extras) {
     const file = path.join(e, 'AGENTS.md');
     const doc = r.read(file, 'project', e, 'start');
     if (!doc) continue;
-    const relDir = path.relative(root, e).split(path.sep).join('/');
-    const dirLabel = `${relDir}/`;
-    nestedRows.push(`| ${escapeCell(dirLabel)} | '${escapeCell(`${relDir}/AGENTS.md`)}' | Agent instructions for ${escapeCell(relDir)}/**/* |`);
+    const relDir = path.relative(r.root, e).split(path.sep).join('/');
+    rows.push(`| ${escapeCell(`${relDir}/`)} | '${escapeCell(`${relDir}/AGENTS.md`)}' | Agent instructions for ${escapeCell(relDir)}/**/* |`);
     r.sources.push(r.source(file, 'project', e, 'start', 'listed', doc, `In a COPILOT_CUSTOM_INSTRUCTIONS_DIRS folder: ${AGENT} names it in the table of nested AGENTS.md files for the model to read.`));
   }
+  return rows;
+}
 
+/**
+ * On read (observed p1, p7, p11, p17, p23, basic, nested-deep): for each folder from the target's
+ * up to the repository root that was not loaded at start, innermost first, its AGENTS.md,
+ * CLAUDE.md and GEMINI.md, then its instruction files and rules that apply.
+ */
+function findOnRead(r: Resolver, between: string[], targetRel: string): string[] {
+  const { ctx, root, cwd } = r;
+  const loadedDirs = new Set([root, cwd, ...between]);
+  const texts: string[] = [];
+  const sentOnRead = new Map<string, string>();
+  for (let d = folderOf(ctx.fs, ctx.target); isInside(d, root) && d !== root; d = path.dirname(d)) {
+    if (loadedDirs.has(d)) continue;
+    texts.push(...onReadFolderFiles(r, d, sentOnRead));
+    texts.push(...onReadRules(r, d, targetRel));
+  }
+  return texts;
+}
+
+/** A folder's AGENTS.md, CLAUDE.md, GEMINI.md when a file below it is read. */
+function onReadFolderFiles(r: Resolver, d: string, sentOnRead: Map<string, string>): string[] {
+  const fs = r.ctx.fs;
+  const texts: string[] = [];
+  for (const name of CHILD_FILES) {
+    const file = r.locate(d, name);
+    const doc = r.read(file, 'project', d, 'on-read');
+    if (!doc) continue;
+    if (!r.insideRoot(file)) {
+      // [bundle] "Instruction resolves outside its declaring workspace" (observed p10).
+      r.sources.push(r.source(file, 'project', d, 'on-read', 'excluded', doc, `A symlink to a file outside the repository; ${AGENT} does not load it on read.`));
+      continue;
+    }
+    if (doc.text.trim() === '') {
+      r.sources.push(r.source(file, 'project', d, 'on-read', 'excluded', doc, `Empty or only white space; ${AGENT} skips it on read.`));
+      continue;
+    }
+    // A second name for a file already sent on read (CLAUDE.md → AGENTS.md) is skipped; two
+    // files with the same text are both sent (observed on real repositories).
+    const real = fs.realPath(file);
+    const sameFile = sentOnRead.get(real);
+    if (sameFile) {
+      r.sources.push(r.source(file, 'project', d, 'on-read', 'duplicate', doc, `A link to ${path.basename(sameFile)}, which ${AGENT} already sends for this folder; it sends the file once.`));
+      continue;
+    }
+    sentOnRead.set(real, file);
+    const s = r.source(file, 'project', d, 'on-read', 'on-read', doc, `Below the launch directory: ${AGENT} adds it in a reminder when it reads a file here.`);
+    r.sources.push(s);
+    r.warnCase(file, name, 'when the agent reads a file in this folder');
+    const content = IMPORTING.has(path.basename(name)) ? r.expandImports(doc.text, file, d, 'on-read', new Set([file]), 0, [file]) : doc.text;
+    r.inject(s, content);
+    // Named by its real path, relative to the repository root (observed p23).
+    texts.push(reminder(path.relative(r.realRoot, fs.realPath(file)).split(path.sep).join('/'), content));
+  }
+  return texts;
+}
+
+/** A folder's instruction files and rules when a file below it is read; patterns are relative to the repository root. */
+function onReadRules(r: Resolver, d: string, targetRel: string): string[] {
+  const { ctx, root } = r;
+  const texts: string[] = [];
+  const files = [...listTree(ctx, path.join(d, '.github', 'instructions'), isInstructionsFile), ...listTree(ctx, path.join(d, '.claude', 'rules'), isRuleFile)];
+  for (const file of files) {
+    const doc = r.read(file, 'rule', root, 'on-read');
+    if (!doc) continue;
+    const display = path.relative(root, file).split(path.sep).join('/');
+    const rf = r.ruleFile(file, doc, display);
+    if (rf.excluded) {
+      r.sources.push(r.source(file, 'rule', root, 'on-read', 'excluded', doc, `excludeAgent names "coding-agent", so ${AGENT} skips this file entirely.`));
+      continue;
+    }
+    if (!rf.always) r.checkPatterns(rf);
+    const hit = rf.always || (targetRel !== '' && rf.patterns.some((p) => cliMatches(targetRel, p)));
+    const globs = rf.always ? undefined : rf.patterns.map(effectiveGlob).filter((p): p is string => p !== undefined);
+    const s = r.source(file, 'rule', root, 'on-read', hit ? 'on-read' : 'not-matched', doc, hit
+      ? `In a folder below the launch directory; ${AGENT} adds it in a reminder when it reads ${rf.always ? 'a file here' : 'a file its pattern matches'} (patterns are relative to the repository root).`
+      : `Its pattern (${rf.patternText}) does not match this file; patterns of nested instruction files are relative to the repository root, not to their folder.`, globs ? { globs } : {});
+    r.sources.push(s);
+    if (hit) {
+      r.inject(s, doc.text);
+      texts.push(reminder(display, doc.text));
+    }
+  }
+  return texts;
+}
+
+// 3. Apply the budget: the CLI sets none.
+
+// ---------------------------------------------------------------------------------------------
+// 4. Render.
+
+/**
+ * The span between `</tools>\n\n` and the next section (observed q1–q7): the blocks, then the
+ * rest (raw instruction files, the nested AGENTS.md table, the path-scoped table), each list
+ * joined by a blank line; with both, one more `\n` ends it.
+ */
+function renderStart(blocks: string[], rawItems: string[], nestedRows: string[], rows: string[]): string {
   const rest = [...rawItems];
   if (nestedRows.length) rest.push(`${NESTED_TABLE_HEAD}\n${nestedRows.join('\n')}`);
   if (rows.length) rest.push(`${TABLE_HEAD}\n${rows.join('\n')}`);
-  // The span between `</tools>\n\n` and the next section (observed q1–q7): the blocks, then the
-  // rest, each list joined by a blank line; with both, one more `\n` ends it.
   const blocksText = blocks.join('\n\n');
   const restText = rest.join('\n\n');
-  const startText = blocksText && restText ? `${blocksText}\n\n${restText}\n` : blocksText || restText;
-
-  // ---- 3. on read (observed p1, p7, p11, p17, p23, basic, nested-deep) -------------------------
-  const onReadText: string[] = [];
-  for (const rf of matched) onReadText.push(reminder(rf.display, rf.doc.text));
-  const targetDir = fs.stat(ctx.target)?.type === 'dir' ? ctx.target : path.dirname(ctx.target);
-  const loadedDirs = new Set([root, cwd, ...between]);
-  const nestedDirs: string[] = [];
-  if (targetRel !== undefined) {
-    for (let d = targetDir; isInside(d, root) && d !== root; d = path.dirname(d)) if (!loadedDirs.has(d)) nestedDirs.push(d); // innermost first
-  }
-  const sentOnRead = new Map<string, string>();
-  for (const d of nestedDirs) {
-    for (const name of CHILD_FILES) {
-      const file = r.locate(d, name);
-      const doc = r.read(file, 'project', d, 'on-read');
-      if (!doc) continue;
-      if (!r.insideRoot(file)) {
-        // [bundle] "Instruction resolves outside its declaring workspace" (observed p10).
-        r.sources.push(r.source(file, 'project', d, 'on-read', 'excluded', doc, `A symlink to a file outside the repository; ${AGENT} does not load it on read.`));
-        continue;
-      }
-      if (doc.text.trim() === '') {
-        r.sources.push(r.source(file, 'project', d, 'on-read', 'excluded', doc, `Empty or only white space; ${AGENT} skips it on read.`));
-        continue;
-      }
-      // A second name for a file already sent on read (CLAUDE.md → AGENTS.md) is skipped; two
-      // files with the same text are both sent (observed on real repositories).
-      const real = fs.realPath(file);
-      const sameFile = sentOnRead.get(real);
-      if (sameFile) {
-        r.sources.push(r.source(file, 'project', d, 'on-read', 'duplicate', doc, `A link to ${path.basename(sameFile)}, which ${AGENT} already sends for this folder; it sends the file once.`));
-        continue;
-      }
-      sentOnRead.set(real, file);
-      const s = r.source(file, 'project', d, 'on-read', 'on-read', doc, `Below the launch directory: ${AGENT} adds it in a reminder when it reads a file here.`);
-      r.sources.push(s);
-      r.warnCase(file, name, 'when the agent reads a file in this folder');
-      const content = IMPORTING.has(path.basename(name)) ? r.expandImports(doc.text, file, d, 'on-read', new Set([file]), 0, [file]) : doc.text;
-      r.inject(s, content);
-      // Named by its real path, relative to the repository root (observed p23).
-      onReadText.push(reminder(path.relative(r.realRoot, fs.realPath(file)).split(path.sep).join('/'), content));
-    }
-    const files = [...listTree(ctx, path.join(d, '.github', 'instructions'), isInstructionsFile), ...listTree(ctx, path.join(d, '.claude', 'rules'), isRuleFile)];
-    for (const file of files) {
-      const doc = r.read(file, 'rule', root, 'on-read');
-      if (!doc) continue;
-      const display = path.relative(root, file).split(path.sep).join('/');
-      const rf = r.ruleFile(file, doc, display);
-      if (rf.excluded) {
-        r.sources.push(r.source(file, 'rule', root, 'on-read', 'excluded', doc, `excludeAgent names "coding-agent", so ${AGENT} skips this file entirely.`));
-        continue;
-      }
-      if (!rf.always) r.checkPatterns(rf);
-      const hit = rf.always || (targetRel !== '' && rf.patterns.some((p) => cliMatches(targetRel!, p)));
-      const globs = rf.always ? undefined : rf.patterns.map(effectiveGlob).filter((p): p is string => p !== undefined);
-      const s = r.source(file, 'rule', root, 'on-read', hit ? 'on-read' : 'not-matched', doc, hit
-        ? `In a folder below the launch directory; ${AGENT} adds it in a reminder when it reads ${rf.always ? 'a file here' : 'a file its pattern matches'} (patterns are relative to the repository root).`
-        : `Its pattern (${rf.patternText}) does not match this file; patterns of nested instruction files are relative to the repository root, not to their folder.`, globs ? { globs } : {});
-      r.sources.push(s);
-      if (hit) {
-        r.inject(s, doc.text);
-        onReadText.push(reminder(display, doc.text));
-      }
-    }
-  }
-
-  const start: RenderPart[] = startText ? [{ where: 'system', text: startText }] : [];
-  const onRead: RenderPart[] = onReadText.length ? [{ where: 'after-tool-result', text: onReadText.join('') }] : [];
-  const used = r.sources.filter((s) => s.loads === 'start' && (s.status === 'loaded')).reduce((n, s) => n + s.injectedChars, 0);
-  return {
-    sources: r.sources,
-    budget: { unit: 'chars', limit: null, perFile: null, used },
-    diagnostics: r.diagnostics,
-    start,
-    onRead,
-  };
+  return blocksText && restText ? `${blocksText}\n\n${restText}\n` : blocksText || restText;
 }
 
 /** A pattern as a glob `check` can test against paths relative to the repository root. */
