@@ -38,26 +38,62 @@ Options:
 
 class UsageError extends Error {}
 
+const OPTIONS = {
+  agent: { type: 'string', multiple: true },
+  'launch-dir': { type: 'string' },
+  home: { type: 'string' },
+  'on-read': { type: 'boolean' },
+  'agent-path': { type: 'string', multiple: true },
+  read: { type: 'string' },
+  'keep-temp': { type: 'boolean' },
+  json: { type: 'boolean' },
+  format: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+/** What every command gets: the parsed options, the disk and git, and argument checks. */
+class Command {
+  readonly fs = new NodeFileSystem();
+  readonly host = { fs: this.fs, git: new CliGitIndex(this.fs) };
+  readonly agents: Profile[];
+
+  constructor(
+    readonly name: string,
+    readonly values: Values,
+  ) {
+    this.agents = (values.agent ?? []).map(profileOf);
+  }
+
+  /** The one agent of `chain` and `render`; the first profile by default. */
+  one(): Profile {
+    if (this.agents.length > 1) throw new UsageError(`${this.name} takes one --agent`);
+    return this.agents[0] ?? PROFILES[0];
+  }
+
+  /** An argument that must name something on disk, absolute. */
+  existing(p: string | undefined, what: string): string {
+    if (!p) throw new UsageError(`${this.name} needs a ${what}`);
+    const abs = path.resolve(p);
+    if (!this.fs.stat(abs)) throw new Error(`${p}: no such file or directory`);
+    return abs;
+  }
+
+  /** A directory option, absolute; undefined when not given. */
+  dirOption(p: string | undefined, name: string): string | undefined {
+    if (p === undefined) return undefined;
+    const abs = path.resolve(p);
+    if (this.fs.stat(abs)?.type !== 'dir') throw new Error(`--${name} ${p}: not a directory`);
+    return abs;
+  }
+}
+
 function main(argv: string[]): number | Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        agent: { type: 'string', multiple: true },
-        'launch-dir': { type: 'string' },
-        home: { type: 'string' },
-        'on-read': { type: 'boolean' },
-        'agent-path': { type: 'string', multiple: true },
-        read: { type: 'string' },
-        'keep-temp': { type: 'boolean' },
-        json: { type: 'boolean' },
-        format: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
-    });
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
@@ -71,96 +107,87 @@ function main(argv: string[]): number | Promise<number> {
     out(USAGE);
     return command || values.help ? 0 : 2;
   }
-  const fs = new NodeFileSystem();
-  const host = { fs, git: new CliGitIndex(fs) };
-  const agents = (values.agent ?? []).map(profileOf);
-  const one = (): Profile => {
-    if (agents.length > 1) throw new UsageError(`${command} takes one --agent`);
-    return agents[0] ?? profileOf('claude-code');
-  };
-  const existing = (p: string | undefined, what: string): string => {
-    if (!p) throw new UsageError(`${command} needs a ${what}`);
-    const abs = path.resolve(p);
-    if (!fs.stat(abs)) throw new Error(`${p}: no such file or directory`);
-    return abs;
-  };
-  const dirOption = (p: string | undefined, name: string): string | undefined => {
-    if (p === undefined) return undefined;
-    const abs = path.resolve(p);
-    if (fs.stat(abs)?.type !== 'dir') throw new Error(`--${name} ${p}: not a directory`);
-    return abs;
-  };
-
+  const cmd = new Command(command, values);
   switch (command) {
-    case 'agents': {
-      if (values.json) out(JSON.stringify(PROFILES.map((p) => ({ id: p.id, agent: p.agent, agentVersion: p.agentVersion, verified: p.verified, filePatterns: p.filePatterns })), null, 2));
-      else out(table([['ID', 'AGENT', 'VERSION MODELLED', 'VERIFIED'], ...PROFILES.map((p) => [p.id, p.agent, p.agentVersion, p.verified])]));
-      return 0;
-    }
+    case 'agents':
+      return listAgents(values);
     case 'chain':
-    case 'render': {
+    case 'render':
       if (rest.length > 1) throw new UsageError(`${command} takes one path`);
-      const target = existing(rest[0], 'path');
-      const chain = resolveChain(
-        { profile: one(), target, launchDir: dirOption(values['launch-dir'], 'launch-dir'), home: dirOption(values.home, 'home') },
-        host,
-      );
-      if (command === 'chain') {
-        out(values.json ? JSON.stringify(chainJson(chain), null, 2) : chainText(chain));
-        return 0;
-      }
-      if (chain.fatal) throw new Error(chain.fatal);
-      const parts = values['on-read'] ? chain.onRead : chain.start;
-      if (values.json) out(JSON.stringify({ agent: chain.agent, agentVersion: chain.agentVersion, parts }, null, 2));
-      else if (parts.length === 1) process.stdout.write(parts[0].text);
-      else process.stdout.write(parts.map((p) => `==> ${p.where} <==\n${p.text}`).join('\n'));
-      return 0;
-    }
-    case 'check': {
+      return chainOrRender(cmd, cmd.existing(rest[0], 'path'));
+    case 'check':
       if (rest.length > 1) throw new UsageError('check takes one folder');
-      const root = rest[0] ? existing(rest[0], 'folder') : process.cwd();
-      if (fs.stat(root)?.type !== 'dir') throw new Error(`${rest[0]}: not a directory`);
-      const format = values.format ?? (values.json ? 'json' : 'text');
-      if (!['text', 'json', 'sarif'].includes(format)) throw new UsageError(`--format must be text, json or sarif, not "${format}"`);
-      const result = check(host, root, agents.length ? agents : PROFILES, { home: values.home ? path.resolve(values.home) : undefined });
-      const ds = result.diagnostics;
-      if (format === 'json') out(JSON.stringify({ root: result.root, files: result.files, diagnostics: ds.map(diagJson) }, null, 2));
-      else if (format === 'sarif') out(JSON.stringify(sarif(root, ds), null, 2));
-      else {
-        for (const d of ds) out(`${path.relative(process.cwd(), d.path) || d.path}:${d.line + 1}:${d.column + 1}: ${d.severity} ${d.code}: ${d.message}`);
-        const errors = ds.filter((d) => d.severity === 'error').length;
-        out(`${result.files.length} instruction file${result.files.length === 1 ? '' : 's'} checked (found via ${result.via}): ${errors} error${errors === 1 ? '' : 's'}, ${ds.length - errors} other.`);
-      }
-      return ds.some((d) => d.severity === 'error') ? 1 : 0;
-    }
-    case 'verify': {
+      return runCheck(cmd, rest[0]);
+    case 'verify':
       if (rest.length > 1) throw new UsageError('verify takes one path');
-      const target = existing(rest[0] ?? '.', 'path');
-      const agentPaths: Record<string, string> = {};
-      for (const a of values['agent-path'] ?? []) {
-        const eq = a.indexOf('=');
-        if (eq <= 0 || eq === a.length - 1) throw new UsageError(`--agent-path takes <id>=<binary>, not "${a}"`);
-        profileOf(a.slice(0, eq));
-        agentPaths[a.slice(0, eq)] = a.slice(eq + 1);
-      }
-      if (values.read !== undefined) existing(values.read, 'file');
-      return verify({
-        target,
-        launchDir: dirOption(values['launch-dir'], 'launch-dir'),
-        home: dirOption(values.home, 'home'),
-        readFile: values.read,
-        agents: agents.length ? agents.map((p) => p.id) : [...RUNNABLE_AGENTS],
-        agentPaths,
-        keep: values['keep-temp'],
-        onProgress: values.json ? undefined : (m) => process.stderr.write(`${m}…\n`),
-      }).then((report) => {
-        out(values.json ? JSON.stringify(report, null, 2) : verifyText(report));
-        return report.exitCode;
-      });
-    }
+      return runVerify(cmd, cmd.existing(rest[0] ?? '.', 'path'));
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
+}
+
+function listAgents(values: Values): number {
+  if (values.json) out(JSON.stringify(PROFILES.map((p) => ({ id: p.id, agent: p.agent, agentVersion: p.agentVersion, verified: p.verified, filePatterns: p.filePatterns })), null, 2));
+  else out(table([['ID', 'AGENT', 'VERSION MODELLED', 'VERIFIED'], ...PROFILES.map((p) => [p.id, p.agent, p.agentVersion, p.verified])]));
+  return 0;
+}
+
+function chainOrRender(cmd: Command, target: string): number {
+  const { values } = cmd;
+  const chain = resolveChain({ profile: cmd.one(), target, launchDir: cmd.dirOption(values['launch-dir'], 'launch-dir'), home: cmd.dirOption(values.home, 'home') }, cmd.host);
+  if (cmd.name === 'chain') {
+    out(values.json ? JSON.stringify(chainJson(chain), null, 2) : chainText(chain));
+    return 0;
+  }
+  if (chain.fatal) throw new Error(chain.fatal);
+  const parts = values['on-read'] ? chain.onRead : chain.start;
+  if (values.json) out(JSON.stringify({ agent: chain.agent, agentVersion: chain.agentVersion, parts }, null, 2));
+  else if (parts.length === 1) process.stdout.write(parts[0].text);
+  else process.stdout.write(parts.map((p) => `==> ${p.where} <==\n${p.text}`).join('\n'));
+  return 0;
+}
+
+function runCheck(cmd: Command, folder: string | undefined): number {
+  const { values } = cmd;
+  const root = folder ? cmd.existing(folder, 'folder') : process.cwd();
+  if (cmd.fs.stat(root)?.type !== 'dir') throw new Error(`${folder}: not a directory`);
+  const format = values.format ?? (values.json ? 'json' : 'text');
+  if (!['text', 'json', 'sarif'].includes(format)) throw new UsageError(`--format must be text, json or sarif, not "${format}"`);
+  const result = check(cmd.host, root, cmd.agents.length ? cmd.agents : PROFILES, { home: values.home ? path.resolve(values.home) : undefined });
+  const ds = result.diagnostics;
+  if (format === 'json') out(JSON.stringify({ root: result.root, files: result.files, diagnostics: ds.map(diagJson) }, null, 2));
+  else if (format === 'sarif') out(JSON.stringify(sarif(root, ds), null, 2));
+  else {
+    for (const d of ds) out(`${path.relative(process.cwd(), d.path) || d.path}:${d.line + 1}:${d.column + 1}: ${d.severity} ${d.code}: ${d.message}`);
+    const errors = ds.filter((d) => d.severity === 'error').length;
+    out(`${result.files.length} instruction file${result.files.length === 1 ? '' : 's'} checked (found via ${result.via}): ${errors} error${errors === 1 ? '' : 's'}, ${ds.length - errors} other.`);
+  }
+  return ds.some((d) => d.severity === 'error') ? 1 : 0;
+}
+
+function runVerify(cmd: Command, target: string): Promise<number> {
+  const { values, agents } = cmd;
+  const agentPaths: Record<string, string> = {};
+  for (const a of values['agent-path'] ?? []) {
+    const eq = a.indexOf('=');
+    if (eq <= 0 || eq === a.length - 1) throw new UsageError(`--agent-path takes <id>=<binary>, not "${a}"`);
+    profileOf(a.slice(0, eq));
+    agentPaths[a.slice(0, eq)] = a.slice(eq + 1);
+  }
+  if (values.read !== undefined) cmd.existing(values.read, 'file');
+  return verify({
+    target,
+    launchDir: cmd.dirOption(values['launch-dir'], 'launch-dir'),
+    home: cmd.dirOption(values.home, 'home'),
+    readFile: values.read,
+    agents: agents.length ? agents.map((p) => p.id) : [...RUNNABLE_AGENTS],
+    agentPaths,
+    keep: values['keep-temp'],
+    onProgress: values.json ? undefined : (m) => process.stderr.write(`${m}…\n`),
+  }).then((report) => {
+    out(values.json ? JSON.stringify(report, null, 2) : verifyText(report));
+    return report.exitCode;
+  });
 }
 
 function profileOf(id: string): Profile {
