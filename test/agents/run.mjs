@@ -210,8 +210,9 @@ const limit = limiter(parallel);
 
 if (repoMode) defineRepoSuite({ ...repoMode, agents: onlyAgents, install });
 // The verify command against the pinned agents: with the whole suite, or IL_VERIFY=1.
+// (Both, not one or the other: the scenarios below run in the whole suite too.)
 else if ((!process.env.IL_SCENARIOS && !process.env.IL_AGENTS) || process.env.IL_VERIFY === '1') await import('./verifyCommand.mjs');
-else for (const agent of onlyAgents) {
+if (!repoMode) for (const agent of onlyAgents) {
   describe(agent, { concurrency: true }, () => {
     for (const scenario of scenarios.filter((s) => s.agents.includes(agent))) {
       for (const phase of scenario.readFile ? ['start', 'on-read'] : ['start']) {
