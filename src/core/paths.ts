@@ -58,3 +58,17 @@ export function dirsBelow(top: string, dir: string): string[] {
 
 /** Folders no walk of ours enters: version control data and installed packages. */
 export const SKIP_DIRS: ReadonlySet<string> = new Set(['.git', 'node_modules', '.hg', '.svn']);
+
+/**
+ * Whether an `@token` that names no file still reads as a path: it has a file extension, climbs
+ * out (`../`), or starts with a folder that exists beside the importer. `@octocat` (a GitHub
+ * handle) and `@acme/cli` (a package name) do not: an agent that leaves the text as written when
+ * the file is missing then does what the author meant, so there is nothing to report.
+ */
+export function readsAsPath(fs: Pick<FileSystem, 'stat'>, importer: string, target: string): boolean {
+  if (/\.[A-Za-z0-9]+$/.test(path.basename(target))) return true;
+  const rel = path.relative(path.dirname(importer), target);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) return true;
+  const first = rel.split(path.sep)[0];
+  return rel.includes(path.sep) && fs.stat(path.join(path.dirname(importer), first))?.type === 'dir';
+}

@@ -6,7 +6,7 @@ import { globProblem, matchesAny, relativeInside } from '../globs';
 import { findClaudeImports, stripBlockComments } from '../markdown';
 import { ParseCache } from '../parseCache';
 import { newSource, setInjected, type Diagnostic, type RenderPart, type Source, type SourceKind } from '../model';
-import { dirsBelow, filesBelow, folderOf, isInside } from '../paths';
+import { dirsBelow, filesBelow, folderOf, isInside, readsAsPath } from '../paths';
 import type { Profile, ProfileResult, ResolveContext } from '../profile';
 import { describeReadFailure, lossyDiagnostic, readLossy, readText, sizes } from '../readText';
 import { charCount } from '../text';
@@ -228,10 +228,12 @@ class MemoryLoader {
       const hint = exists ? ' Remove the punctuation or put a space before it.' : suggestion ? ` ${path.basename(bare)} does not exist either; did you mean ${suggestion}?` : '';
       punctuation = diag('import-missing', at.file, `Claude Code reads @${written} as a path ending in "${target.slice(bare.length)}", which does not exist, and ignores it silently.${hint}`, place, { target, ...(suggestion ? { suggestion } : {}) });
     }
+    // A handle or package name (`@octocat`, `@acme/cli.`) stays in the text as written, as meant.
+    if (punctuation && !readsAsPath(this.ctx.fs, at.file, bare)) punctuation = undefined;
     const ext = path.extname(target).toLowerCase();
     if (ext && !TEXT_EXTENSIONS.has(ext)) {
       skipped('excluded', `Claude Code imports only text file types; "${ext}" is skipped.`);
-      this.diagnostics.push(punctuation ?? diag('import-not-text', at.file, `Claude Code skips @${written}: "${ext}" files are not imported, even when they hold text.`, place));
+      if (ext !== '.' || punctuation) this.diagnostics.push(punctuation ?? diag('import-not-text', at.file, `Claude Code skips @${written}: "${ext}" files are not imported, even when they hold text.`, place));
       return [];
     }
     // Observed: user memory (and what it imports) may import from anywhere.
@@ -258,6 +260,7 @@ class MemoryLoader {
         this.diagnostics.push(punctuation);
         return entries;
       }
+      if (bare !== target || !readsAsPath(this.ctx.fs, at.file, target)) return entries;
       const near = nearestExisting(this.ctx.fs, target);
       const hint = near ? ` Did you mean ${path.relative(path.dirname(at.file), near)}?` : '';
       this.diagnostics.push(diag('import-missing', at.file, `@${written} points to ${target}, which does not exist; Claude Code silently ignores it.${hint}`, place, { target, ...(near ? { suggestion: path.relative(path.dirname(at.file), near) } : {}) }));

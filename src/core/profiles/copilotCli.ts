@@ -4,7 +4,7 @@ import { parseFrontmatter, stringList } from '../frontmatter';
 import { findGitRoot } from '../git';
 import { globProblem, matchesAny, relativeInside } from '../globs';
 import type { Diagnostic, RenderPart, Source, SourceKind } from '../model';
-import { compareRustPaths, folderOf, isInside } from '../paths';
+import { compareRustPaths, folderOf, isInside, readsAsPath } from '../paths';
 import type { ImportRef, Profile, ProfileResult, ResolveContext } from '../profile';
 import { describeReadFailure, lossyDiagnostic, readLossy, sizes } from '../readText';
 
@@ -208,7 +208,8 @@ class Resolver {
     const st = this.ctx.fs.stat(target);
     if (!st || st.type !== 'file') {
       skipped('missing', `The import target ${st ? 'is a directory' : 'does not exist'}; ${AGENT} leaves the line as it is, silently.`);
-      this.diagnostics.push(diag('import-missing', importer, `@${token} points to ${target}, which ${st ? 'is a directory' : 'does not exist'}; ${AGENT} leaves the line as it is, silently.`, place, { target }));
+      // A handle or package name (`@octocat`, `@acme/cli`) stays in the text as written, as meant.
+      if (st || readsAsPath(this.ctx.fs, importer, target)) this.diagnostics.push(diag('import-missing', importer, `@${token} points to ${target}, which ${st ? 'is a directory' : 'does not exist'}; ${AGENT} leaves the line as it is, silently.`, place, { target }));
       return undefined;
     }
     if (!this.insideRoot(target)) {
