@@ -105,7 +105,7 @@ if (!smoke) {
     // What a user sees first from the extension: the budget meter for CLAUDE.md, and its
     // diagnostics (the demo has a broken import on purpose).
     await page
-      .locator('.statusbar-item', { hasText: /\d(\.\d)?k? (chars|bytes)/ })
+      .locator('.statusbar-item', { hasText: /Claude Code · [\d.]+k? chars/ })
       .first()
       .waitFor({ timeout: 30_000 })
         .catch(async () => { await page.screenshot({ path: path.join(repoRoot, 'test-results', 'demo-failed.png') }); fail('the budget meter never appeared in the status bar: the extension did not work on the demo (test-results/demo-failed.png).'); });

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { ActiveChainModel } from './vscode/activeChain';
 import { registerBudgetStatus } from './vscode/budgetStatus';
 import { registerChainView } from './vscode/chainView';
+import { createLog } from './vscode/log';
 import { registerDiagnostics } from './vscode/diagnostics';
 import { registerPreview } from './vscode/preview';
 import { registerScopeCodeLens } from './vscode/scopeCodeLens';
@@ -13,15 +14,20 @@ export interface InstructionLensApi {
   readonly model: ActiveChainModel;
   readonly chainView: ReturnType<typeof registerChainView>;
   readonly budgetStatus: ReturnType<typeof registerBudgetStatus>;
+  /** The "Instruction Lens" output channel, and the folder its log file is in. */
+  readonly log: vscode.LogOutputChannel;
+  readonly logUri: vscode.Uri;
 }
 
 export function activate(context: vscode.ExtensionContext): InstructionLensApi {
   const settings = new Settings();
+  const log = createLog(context, settings);
   const watcher = new InstructionWatcher(settings);
-  const model = new ActiveChainModel(context.workspaceState, settings, watcher);
+  const model = new ActiveChainModel(context.workspaceState, settings, watcher, log);
   const chainView = registerChainView(model);
   const budgetStatus = registerBudgetStatus(model);
   context.subscriptions.push(
+    log,
     settings,
     watcher,
     model,
@@ -31,7 +37,7 @@ export function activate(context: vscode.ExtensionContext): InstructionLensApi {
     registerScopeCodeLens(model, settings),
     registerPreview(model),
   );
-  return { model, chainView, budgetStatus };
+  return { model, chainView, budgetStatus, log, logUri: context.logUri };
 }
 
 export function deactivate(): void {

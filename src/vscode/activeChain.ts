@@ -46,6 +46,7 @@ export class ActiveChainModel implements vscode.Disposable {
     private readonly state: vscode.Memento,
     private readonly settings: Settings,
     private readonly watcher: InstructionWatcher,
+    private readonly log?: vscode.LogOutputChannel,
   ) {
     this.disposables.push(
       vscode.window.onDidChangeActiveTextEditor(() => this.followEditor()),
@@ -110,7 +111,9 @@ export class ActiveChainModel implements vscode.Disposable {
     this.cache.clear();
     const profile = this.profile;
     const uri = this.activeUri;
+    const started = performance.now();
     this.active = uri ? { uri, profile, chain: this.chainFor(profile.id, uri) } : undefined;
+    if (this.active) logRefresh(this.log, this.active, performance.now() - started);
     void this.hasChainKey.set(!!this.active);
     this.trackSources();
     this.emitter.fire(this.active);
@@ -136,6 +139,7 @@ export class ActiveChainModel implements vscode.Disposable {
     } catch (e) {
       // A profile must not throw; if one does, show it rather than break every view.
       const fatal = `Instruction Lens could not resolve ${profile.agent}'s chain: ${(e as Error).message}`;
+      this.log?.error(fatal, e as Error);
       return {
         agent: profile.id, agentVersion: profile.agentVersion, target: uri.fsPath, launchDir, home, sources: [],
         budget: { unit: 'chars', limit: null, used: 0 }, diagnostics: [], start: [], onRead: [], fatal,
@@ -158,6 +162,18 @@ export class ActiveChainModel implements vscode.Disposable {
     this.emitter.dispose();
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/** One line per refresh: which file, which agent, what the chain holds, how long it took. */
+function logRefresh(log: vscode.LogOutputChannel | undefined, { uri, profile, chain }: ActiveChain, ms: number): void {
+  if (!log) return;
+  const unit = chain.budget.unit;
+  const limit = chain.budget.limit === null ? 'no limit' : `limit ${chain.budget.limit} ${unit}`;
+  log.info(
+    `Refreshed ${path.basename(uri.fsPath)} for ${profile.agent} in ${ms.toFixed(1)} ms: ${chain.sources.length} sources, ` +
+      `${chain.budget.used} ${unit} at start (${limit}), ${chain.diagnostics.length} problems; launched in ${chain.launchDir}`,
+  );
+  if (chain.fatal) log.error(chain.fatal);
 }
 
 function anyFileOpen(): boolean {

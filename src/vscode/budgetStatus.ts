@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ActiveChain, ActiveChainModel } from './activeChain';
 import { VIEW_ID } from './chainView';
-import { amount, budgetText, displayPath, injected, size } from './format';
+import { amount, budgetWords, displayPath, injected, profileName, quantity } from './format';
 
 /** From this share of the limit on, the item warns. */
 const WARN_AT = 0.9;
@@ -21,7 +21,8 @@ export function registerBudgetStatus(model: ActiveChainModel): vscode.Disposable
     if (!active) return item.hide();
     const { chain, profile } = active;
     const { budget } = chain;
-    item.text = `$(book) ${budgetText(budget)}`;
+    // The agent first: the same numbers mean different things for different agents.
+    item.text = `$(book) ${profileName(profile)} · ${budgetWords(budget)}`;
     const cut = chain.sources.filter((s) => s.status === 'truncated' || s.status === 'omitted');
     const over = budget.limit !== null && budget.used > budget.limit;
     const near = budget.limit !== null && budget.limit > 0 && budget.used >= budget.limit * WARN_AT;
@@ -30,17 +31,17 @@ export function registerBudgetStatus(model: ActiveChainModel): vscode.Disposable
       : near
         ? new vscode.ThemeColor('statusBarItem.warningBackground')
         : undefined;
-    item.accessibilityInformation = { label: `${profile.agent} instructions: ${budget.used} ${budget.unit} used${budget.limit === null ? '' : ` of ${budget.limit}`}` };
+    item.accessibilityInformation = { label: `${profileName(profile)} instructions: ${budget.used} ${budget.unit} used${budget.limit === null ? ', no limit' : ` of ${budget.limit}`}` };
 
     const md = new vscode.MarkdownString('', true);
-    md.appendMarkdown(`**${profile.agent}** ${profile.agentVersion} — instructions for \`${path.basename(chain.target)}\`\n\n`);
-    const share = budget.limit ? ` (${Math.round((budget.used / budget.limit) * 100)} % of ${size(budget.limit, budget.unit)})` : ' (the agent sets no limit)';
+    md.appendMarkdown(`**${profileName(profile)}** ${profile.agentVersion} — instructions for \`${path.basename(chain.target)}\`\n\n`);
+    const share = budget.limit ? ` (${Math.round((budget.used / budget.limit) * 100)} % of ${quantity(budget.limit, budget.unit)})` : ' (the agent sets no limit)';
     md.appendMarkdown(`At start: ${budget.used.toLocaleString('en-US')} ${budget.unit}${share}, about ${amount(Math.ceil(budget.used / 4))} tokens (estimated at 4 ${budget.unit} a token).\n\n`);
     const top = chain.sources
       .filter((s) => s.loads === 'start' && injected(s, budget.unit) > 0)
       .sort((a, b) => injected(b, budget.unit) - injected(a, budget.unit))
       .slice(0, TOP_SOURCES);
-    if (top.length) md.appendMarkdown(`Largest:\n${top.map((s) => `- \`${displayPath(s.path, chain)}\` ${size(injected(s, budget.unit), budget.unit)}`).join('\n')}\n\n`);
+    if (top.length) md.appendMarkdown(`Largest:\n${top.map((s) => `- \`${displayPath(s.path, chain)}\` ${quantity(injected(s, budget.unit), budget.unit)}`).join('\n')}\n\n`);
     if (cut.length) md.appendMarkdown(`$(warning) ${cut.map((s) => `\`${displayPath(s.path, chain)}\` ${s.status}`).join(', ')}\n\n`);
     if (chain.fatal) md.appendMarkdown(`$(error) ${chain.fatal}\n\n`);
     md.appendMarkdown('Click to show the chain.');

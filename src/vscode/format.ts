@@ -17,6 +17,33 @@ export function amount(n: number): string {
   return `${(n / 1_000_000).toFixed(1)}M`;
 }
 
+/**
+ * An amount in the agent's own unit, as the meter says it: characters in thousands (`1.6k chars`,
+ * `12k chars`); bytes in binary units, as the byte-counting agents set their limits (Codex's
+ * 32 KiB is 32,768 bytes): `980 bytes`, `4.2 KiB`, `32 KiB`.
+ */
+export function quantity(n: number, unit: BudgetUnit): string {
+  const short = (x: number) => x.toFixed(1).replace(/\.0$/, '');
+  if (unit === 'bytes') {
+    if (n < 1024) return `${n} bytes`;
+    if (n < 1024 * 1024) return `${short(n / 1024)} KiB`;
+    return `${short(n / (1024 * 1024))} MiB`;
+  }
+  if (n < 1000) return `${n} chars`;
+  if (n < 1_000_000) return `${short(n / 1000)}k chars`;
+  return `${short(n / 1_000_000)}M chars`;
+}
+
+/** `1.6k chars · no limit`, `4.1k / 12k chars`, `16 bytes / 32 KiB`: used, then the limit in words. */
+export function budgetWords(budget: Budget): string {
+  if (budget.limit === null) return `${quantity(budget.used, budget.unit)} · no limit`;
+  const used = quantity(budget.used, budget.unit);
+  const limit = quantity(budget.limit, budget.unit);
+  // One unit at the end when both amounts share it: `4.1k / 12k chars`.
+  const unitOf = (q: string) => q.slice(q.indexOf(' '));
+  return unitOf(used) === unitOf(limit) ? `${used.slice(0, used.indexOf(' '))} / ${limit}` : `${used} / ${limit}`;
+}
+
 /** `12.0k / 12.0k chars`, or `3.4k chars` when the agent sets no limit. */
 export function budgetText(budget: Budget): string {
   return budget.limit === null ? size(budget.used, budget.unit) : `${amount(budget.used)} / ${size(budget.limit, budget.unit)}`;

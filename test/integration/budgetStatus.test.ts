@@ -30,7 +30,7 @@ describe('the budget in the status bar', () => {
 
   it('shows what Claude Code uses at start, with no limit', async () => {
     await open('packages/api/src/routes/orders.ts');
-    await until(() => status().text === '$(book) 98 chars', 'the Claude Code budget');
+    await until(() => status().text === '$(book) Claude Code · 98 chars · no limit', 'the Claude Code budget, its name first');
     assert.equal(status().name, 'Instruction Lens Budget');
     assert.equal(background(), undefined);
     const tooltip = (status().tooltip as vscode.MarkdownString).value;
@@ -45,7 +45,7 @@ describe('the budget in the status bar', () => {
     await lens.model.selectAgent('claw-code');
     await open('big/notes.md');
     // 69 for the root file, then 4,000 of the big one plus "\n\n[truncated]".
-    await until(() => status().text === '$(book) 4.1k / 12.0k chars', 'the claw-code budget');
+    await until(() => status().text === '$(book) claw-code · 4.1k / 12k chars', 'the claw-code budget');
     assert.equal(background(), 'statusBarItem.errorBackground');
     assert.match((status().tooltip as vscode.MarkdownString).value, /`CLAUDE\.md` truncated/);
 
@@ -72,9 +72,17 @@ describe('the budget in the status bar', () => {
     await setting('launchDirectory', 'fileFolder');
     await lens.model.selectAgent('claw-code');
     await open('deep/a/b/notes.md');
-    await until(() => status().text === '$(book) 11.2k / 12.0k chars', 'the claw-code budget at 93 %');
+    await until(() => status().text === '$(book) claw-code · 11.2k / 12k chars', 'the claw-code budget at 93 %');
     assert.equal(background(), 'statusBarItem.warningBackground');
-    assert.match((status().tooltip as vscode.MarkdownString).value, /11,169 chars \(93 % of 12\.0k chars\)/);
+    assert.match((status().tooltip as vscode.MarkdownString).value, /11,169 chars \(93 % of 12k chars\)/);
+  });
+
+  it('says Codex\'s budget in binary units, as Codex counts it', async () => {
+    await lens.model.selectAgent('codex');
+    await open('packages/api/src/routes/orders.ts');
+    // Codex's project_doc_max_bytes is 32 KiB (32,768 bytes); the fixture has no AGENTS.md.
+    await until(() => status().text === '$(book) Codex CLI · 0 bytes / 32 KiB', 'the Codex budget');
+    assert.match((status().tooltip as vscode.MarkdownString).value, /\(0 % of 32 KiB\)/);
   });
 
   it('clears when the last editor closes', async () => {
