@@ -31,6 +31,7 @@ import {
   waitForWorkbench,
   workbenchUrl,
 } from './testHost.mjs';
+import { installAgents } from './agents/install.mjs';
 
 const args = process.argv.slice(2);
 const verbose = args.includes('--verbose');
@@ -51,6 +52,9 @@ function fail(message) {
   console.error(`runIntegrationTests: ${message}`);
   process.exit(1);
 }
+
+// The verify command's test runs the pinned Claude Code (installed once; npm run test:agents reuses it).
+if (!untrusted) installAgents();
 
 for (const file of [path.join(repoRoot, 'dist', 'extension.js'), extensionTestsPath]) {
   if (!fs.existsSync(file)) fail(`${path.relative(repoRoot, file)} is missing: run \`node scripts/build.mjs --tests\` first.`);

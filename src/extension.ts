@@ -7,6 +7,7 @@ import { registerDiagnostics } from './vscode/diagnostics';
 import { registerPreview } from './vscode/preview';
 import { registerScopeCodeLens } from './vscode/scopeCodeLens';
 import { Settings } from './vscode/settings';
+import { registerVerification, Verifications } from './vscode/verification';
 import { InstructionWatcher } from './vscode/watcher';
 
 /** What `activate()` returns: enough for the integration tests to read what the user sees. */
@@ -17,6 +18,7 @@ export interface InstructionLensApi {
   /** The "Instruction Lens" output channel, and the folder its log file is in. */
   readonly log: vscode.LogOutputChannel;
   readonly logUri: vscode.Uri;
+  readonly verifications: Verifications;
 }
 
 export function activate(context: vscode.ExtensionContext): InstructionLensApi {
@@ -24,8 +26,9 @@ export function activate(context: vscode.ExtensionContext): InstructionLensApi {
   const log = createLog(context, settings);
   const watcher = new InstructionWatcher(settings);
   const model = new ActiveChainModel(context.workspaceState, settings, watcher, log);
-  const chainView = registerChainView(model);
-  const budgetStatus = registerBudgetStatus(model);
+  const verifications = new Verifications(context.globalState);
+  const chainView = registerChainView(model, verifications);
+  const budgetStatus = registerBudgetStatus(model, verifications);
   context.subscriptions.push(
     log,
     settings,
@@ -36,8 +39,9 @@ export function activate(context: vscode.ExtensionContext): InstructionLensApi {
     registerDiagnostics(model, settings, watcher),
     registerScopeCodeLens(model, settings),
     registerPreview(model),
+    registerVerification(model, settings, verifications),
   );
-  return { model, chainView, budgetStatus, log, logUri: context.logUri };
+  return { model, chainView, budgetStatus, log, logUri: context.logUri, verifications };
 }
 
 export function deactivate(): void {

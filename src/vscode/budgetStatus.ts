@@ -3,6 +3,8 @@ import * as vscode from 'vscode';
 import type { ActiveChain, ActiveChainModel } from './activeChain';
 import { VIEW_ID } from './chainView';
 import { amount, budgetWords, displayPath, injected, profileName, quantity } from './format';
+import { VERIFY_COMMAND, type Verifications } from './verification';
+import { isRunnable } from '../verify/runAgent';
 
 /** From this share of the limit on, the item warns. */
 const WARN_AT = 0.9;
@@ -13,7 +15,7 @@ const TOP_SOURCES = 5;
  * The status bar item: how much of the selected agent's budget the active file's chain uses.
  * Warning colours from 90 %, error colours over the limit or when something is cut or left out.
  */
-export function registerBudgetStatus(model: ActiveChainModel): vscode.Disposable & { item: vscode.StatusBarItem } {
+export function registerBudgetStatus(model: ActiveChainModel, verifications: Verifications): vscode.Disposable & { item: vscode.StatusBarItem } {
   const item = vscode.window.createStatusBarItem('instructionLens.budget', vscode.StatusBarAlignment.Right, 100);
   item.name = 'Instruction Lens Budget';
   item.command = { title: 'Show the instruction chain', command: `${VIEW_ID}.focus` };
@@ -34,6 +36,7 @@ export function registerBudgetStatus(model: ActiveChainModel): vscode.Disposable
     item.accessibilityInformation = { label: `${profileName(profile)} instructions: ${budget.used} ${budget.unit} used${budget.limit === null ? ', no limit' : ` of ${budget.limit}`}` };
 
     const md = new vscode.MarkdownString('', true);
+    md.isTrusted = { enabledCommands: [VERIFY_COMMAND] };
     md.appendMarkdown(`**${profileName(profile)}** ${profile.agentVersion} — instructions for \`${path.basename(chain.target)}\`\n\n`);
     const share = budget.limit ? ` (${Math.round((budget.used / budget.limit) * 100)} % of ${quantity(budget.limit, budget.unit)})` : ' (the agent sets no limit)';
     md.appendMarkdown(`At start: ${budget.used.toLocaleString('en-US')} ${budget.unit}${share}, about ${amount(Math.ceil(budget.used / 4))} tokens (estimated at 4 ${budget.unit} a token).\n\n`);
@@ -44,12 +47,15 @@ export function registerBudgetStatus(model: ActiveChainModel): vscode.Disposable
     if (top.length) md.appendMarkdown(`Largest:\n${top.map((s) => `- \`${displayPath(s.path, chain)}\` ${quantity(injected(s, budget.unit), budget.unit)}`).join('\n')}\n\n`);
     if (cut.length) md.appendMarkdown(`$(warning) ${cut.map((s) => `\`${displayPath(s.path, chain)}\` ${s.status}`).join(', ')}\n\n`);
     if (chain.fatal) md.appendMarkdown(`$(error) ${chain.fatal}\n\n`);
+    const verified = verifications.notice(profile);
+    if (verified) md.appendMarkdown(`$(${verified.startsWith('verified') ? 'pass' : 'warning'}) ${verified}\n\n`);
+    if (isRunnable(profile.id) && vscode.workspace.isTrusted) md.appendMarkdown(`[Verify with the installed ${profile.agent}](command:${VERIFY_COMMAND})\n\n`);
     md.appendMarkdown('Click to show the chain.');
     item.tooltip = md;
     item.show();
   };
   update(model.current);
-  const subscription = model.onDidChange(update);
+  const subscription = vscode.Disposable.from(model.onDidChange(update), verifications.onDidChange(() => update(model.current)));
   return {
     item,
     dispose: () => {

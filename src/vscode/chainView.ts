@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LoadTime, Source } from '../core/model';
 import type { Profile } from '../core/profile';
+import type { Verifications } from './verification';
 import type { ActiveChain, ActiveChainModel } from './activeChain';
 import { amount, budgetText, displayPath, escapeMarkdown, profileName, workspacePath, injected, onDisk, scopeText, size, STATUS_LABEL, statusIcon } from './format';
 
@@ -158,7 +159,7 @@ function tooltip(source: Source, { chain, profile }: ActiveChain): vscode.Markdo
  * The sidebar: the tree, its title bar (agent and budget), the agent switcher, refresh, and
  * the button of the welcome view that creates the agent's main file.
  */
-export function registerChainView(model: ActiveChainModel): vscode.Disposable & { provider: ChainTreeProvider; view: vscode.TreeView<ChainNode> } {
+export function registerChainView(model: ActiveChainModel, verifications: Verifications): vscode.Disposable & { provider: ChainTreeProvider; view: vscode.TreeView<ChainNode> } {
   const provider = new ChainTreeProvider();
   const view = vscode.window.createTreeView(VIEW_ID, { treeDataProvider: provider });
   const update = (active: ActiveChain | undefined) => {
@@ -176,6 +177,8 @@ export function registerChainView(model: ActiveChainModel): vscode.Disposable & 
     // The message hides the welcome view, so an empty chain shows the welcome instead.
     const lines = chain.sources.length ? [`${path.basename(chain.target)} — launched in ${workspacePath(chain.launchDir, chain.home)}`] : [];
     if (chain.fatal) lines.push(`⚠ ${chain.fatal}`);
+    const verified = verifications.notice(profile);
+    if (verified && lines.length) lines.push(verified);
     view.message = lines.length ? lines.join('\n') : undefined;
   };
   update(model.current);
@@ -183,6 +186,7 @@ export function registerChainView(model: ActiveChainModel): vscode.Disposable & 
     view,
     provider,
     model.onDidChange(update),
+    verifications.onDidChange(() => update(model.current)),
     vscode.commands.registerCommand('instructionLens.selectAgent', () => pickAgent(model)),
     vscode.commands.registerCommand('instructionLens.refresh', () => model.refresh()),
     vscode.commands.registerCommand('instructionLens.createInstructionFile', () => createInstructionFile(model)),

@@ -26,6 +26,8 @@ export interface Config {
   'diagnostics.enabled': boolean;
   'diagnostics.disabledCodes': string[];
   'codeLens.enabled': boolean;
+  /** Where each agent's CLI is, by profile id, for verifying (default: on PATH). */
+  agentPaths: Record<string, string>;
 }
 
 /** A setting a profile declares: `<settingsSection>.<name>` (`car.maxFiles`). */
@@ -51,6 +53,7 @@ export const DEFAULTS: Readonly<Config & Record<ProfileSettingKey, unknown>> = {
   'diagnostics.enabled': true,
   'diagnostics.disabledCodes': [],
   'codeLens.enabled': true,
+  agentPaths: {},
 };
 
 /** Settings that change what a chain holds: ours, and every profile's. */

@@ -37,4 +37,11 @@ describe('an untrusted workspace (restricted mode)', () => {
     }
     assert.deepEqual([...offered], []);
   });
+
+  it('does not offer to verify with an installed agent', async () => {
+    await open('packages/api/src/routes/orders.ts');
+    const tooltip = await until(() => (lens.budgetStatus.item.tooltip as vscode.MarkdownString | undefined)?.value, 'the meter tooltip');
+    assert.doesNotMatch(tooltip, /Verify with the installed/);
+    assert.equal(await vscode.commands.executeCommand('instructionLens.verifyWithInstalledAgent'), undefined, 'nothing is run');
+  });
 });
