@@ -1,5 +1,6 @@
 import micromatch from 'micromatch';
 import * as path from 'node:path';
+import { ParseCache } from './parseCache';
 
 /** Glob matching for conditional rules (`paths:`, `applyTo`, `globs`), on `/` paths. */
 
@@ -58,6 +59,13 @@ function compiled(glob: string, opts: GlobOptions): RegExp | undefined {
 
 /** Why a glob is invalid, or undefined when it is fine. */
 export function globProblem(glob: string): string | undefined {
+  return problems.get(glob);
+}
+
+/** Kept by pattern: agents test a rule's few patterns against every file of a `check` pass. */
+const problems = new ParseCache(findGlobProblem);
+
+function findGlobProblem(glob: string): string | undefined {
   if (glob.trim() === '') return 'the pattern is empty';
   let depth = 0;
   let bracket = false;
