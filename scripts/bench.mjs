@@ -81,7 +81,9 @@ function goal(shape, what, figure, baseline, baseName, ratio, unit = 'ms') {
 }
 /** A figure against a fixed bound (in-process latency, where there is no process to compare). */
 function bound(shape, what, figure, limit, unit = 'ms') {
-  goals.push({ shape, what, figure, baseline: limit, baseName: 'bound', ratio: 1, unit, met: figure <= limit * slack });
+  // No baseline of the same run to compare with: with --short (CI, a machine of unknown load)
+  // the figure is shown but fails nothing.
+  goals.push({ shape, what, figure, baseline: limit, baseName: 'bound', ratio: 1, unit, met: short || figure <= limit });
 }
 
 const fmtMs = (ms) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
@@ -148,7 +150,8 @@ console.log('| shape | goal | figure | baseline | ratio | goal ratio | met |');
 console.log('|---|---|---:|---:|---:|---:|---|');
 for (const g of goals) {
   const base = g.baseName === 'bound' ? `${g.baseline} ms bound` : `${fmtMs(g.baseline)} ms (${g.baseName})`;
-  console.log(`| ${g.shape} | ${g.what} | ${fmtMs(g.figure)} ms | ${base} | ${(g.figure / g.baseline).toFixed(2)} | ≤ ${g.ratio * slack} | ${g.met ? 'yes' : '**no**'} |`);
+  const bar = g.baseName === 'bound' ? (short ? 'shown only' : '≤ 1') : `≤ ${g.ratio * slack}`;
+  console.log(`| ${g.shape} | ${g.what} | ${fmtMs(g.figure)} ms | ${base} | ${(g.figure / g.baseline).toFixed(2)} | ${bar} | ${g.met ? 'yes' : '**no**'} |`);
 }
 const missed = goals.filter((g) => !g.met);
 if (missed.length) fail(`${missed.length} goal${missed.length === 1 ? '' : 's'} missed`);
