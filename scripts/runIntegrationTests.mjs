@@ -78,7 +78,7 @@ else fs.mkdirSync(workspace);
 const second = path.join(tmp, 'second');
 fs.mkdirSync(second);
 const workspaceFile = path.join(tmp, 'suite.code-workspace');
-fs.writeFileSync(workspaceFile, JSON.stringify({ folders: [{ path: 'workspace' }, { path: 'second' }], settings: { 'instructionLens.home': '../home' } }, null, 2));
+fs.writeFileSync(workspaceFile, JSON.stringify({ folders: [{ path: 'workspace' }, { path: 'second' }], settings: { 'instructionLens.home': '../home', 'instructionLens.agents': [] } }, null, 2));
 const reportFile = path.join(tmp, 'report.txt');
 fs.writeFileSync(reportFile, '');
 

@@ -1,7 +1,9 @@
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { check } from './core/check';
-import { resolveChain } from './core/chain';
+import { check, listFiles } from './core/check';
+import { resolveChain, type Host } from './core/chain';
+import { describeDetections, detectFromRepository, nodeMachineProbe, probeMachine, usedProfiles, versionNotice, withMachine, type Detection } from './core/detect';
 import { RULES } from './core/diagnostics';
 import { NodeFileSystem } from './core/fs';
 import { CliGitIndex } from './core/git';
@@ -18,14 +20,18 @@ const USAGE = `Usage: instruction-lens <command> [options]
 Commands:
   chain <path>    The instruction sources an agent loads for <path>, in load order
   render <path>   Exactly the text the agent injects (at start, or with --on-read when it reads <path>)
-  check [dir]     Lint every instruction file under dir (exit 1 on an error)
+  check [dir]     Lint every instruction file under dir for the agents it uses (exit 1 on an error)
   agents          The agent profiles and the version each models
+  agents --detect [dir]
+                  Which agents dir uses and why: its files, and this machine's CLIs, home folders
   verify [path]   Run the agents installed here against a local fake model and check that they
                   send what render shows, at start and when they read --read (exit 1: a
                   difference; 3: an agent could not be run)
 
 Options:
-  --agent <id>        Agent profile (default: claude-code; check: all, repeatable)
+  --agent <id>        Agent profile (default: claude-code; check: the agents detected, repeatable)
+  --detect <from>     check: detect agents from the repository (repo, the default) or also
+                      from this machine (machine: CLIs on PATH, folders in the home)
   --launch-dir <dir>  Where the agent starts (default: the repository root, else <path>'s folder)
   --home <dir>        Home directory the agent reads user files from (default: yours)
   --on-read           render: what the agent adds when it reads <path>
@@ -33,6 +39,7 @@ Options:
   --read <file>       verify: the file the agent is asked to read (default: <path> when a file)
   --json              Machine-readable output
   --format <f>        check: text, json or sarif
+  --verbose           check: also the hints (how an agent works by design, not problems)
   -h, --help          This help
   -v, --version       The version`;
 
@@ -47,6 +54,8 @@ const OPTIONS = {
   read: { type: 'string' },
   'keep-temp': { type: 'boolean' },
   json: { type: 'boolean' },
+  verbose: { type: 'boolean' },
+  detect: { type: 'string' },
   format: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
@@ -93,7 +102,7 @@ class Command {
 function main(argv: string[]): number | Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
+    parsed = parseArgs({ args: normalizeDetect(argv), allowPositionals: true, options: OPTIONS });
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
@@ -110,7 +119,7 @@ function main(argv: string[]): number | Promise<number> {
   const cmd = new Command(command, values);
   switch (command) {
     case 'agents':
-      return listAgents(values);
+      return values.detect !== undefined ? detectAgents(cmd, rest) : listAgents(values);
     case 'chain':
     case 'render':
       if (rest.length > 1) throw new UsageError(`${command} takes one path`);
@@ -132,6 +141,43 @@ function listAgents(values: Values): number {
   return 0;
 }
 
+/** `agents --detect [dir]`: which agents the folder uses and why, and the versions installed. */
+async function detectAgents(cmd: Command, rest: string[]): Promise<number> {
+  const { values } = cmd;
+  // `agents --detect <dir>`: the folder may have been taken as the option's value.
+  const from = values.detect === 'repo' ? 'repo' : 'machine';
+  const dirs = values.detect === 'repo' || values.detect === 'machine' ? rest : [values.detect!, ...rest];
+  if (dirs.length > 1) throw new UsageError('agents --detect takes one folder');
+  const root = dirs[0] ? cmd.existing(dirs[0], 'folder') : process.cwd();
+  const ds = await detect(cmd.host, root, from, values.home);
+  if (values.json) {
+    out(JSON.stringify(ds.map((d) => ({ id: d.profile.id, agent: d.profile.agent, used: d.used, evidence: d.evidence, agentVersion: d.profile.agentVersion, installed: d.installed ?? null, notice: versionNotice(d.profile, d.installed) ?? null })), null, 2));
+    return 0;
+  }
+  out(table([['ID', 'USED', 'WHY', 'VERSION MODELLED', 'INSTALLED'], ...ds.map((d) => [d.profile.id, d.used ? 'yes' : 'no', d.evidence.join(', ') || '-', d.profile.agentVersion, d.installed ?? '-'])]));
+  for (const d of ds) {
+    const notice = versionNotice(d.profile, d.installed);
+    if (notice) out(notice);
+  }
+  return 0;
+}
+
+/** `--detect` alone (as in `agents --detect [dir]`) means "everything": the machine too. */
+function normalizeDetect(argv: string[]): string[] {
+  return argv.flatMap((a, i) => (a === '--detect' && (argv[i + 1] === undefined || argv[i + 1].startsWith('-')) ? ['--detect=machine'] : [a]));
+}
+
+function homeOf(home: string | undefined): string {
+  return home ? path.resolve(home) : os.homedir();
+}
+
+/** Which agents a folder uses: its files, and the machine when `from` is `machine`. */
+async function detect(host: Host, root: string, from: 'repo' | 'machine', home: string | undefined): Promise<Detection[]> {
+  const repo = detectFromRepository(listFiles(host, root).files, PROFILES);
+  if (from === 'repo') return repo;
+  return withMachine(repo, await probeMachine(PROFILES, nodeMachineProbe(homeOf(home), process.env)));
+}
+
 function chainOrRender(cmd: Command, target: string): number {
   const { values } = cmd;
   const chain = resolveChain({ profile: cmd.one(), target, launchDir: cmd.dirOption(values['launch-dir'], 'launch-dir'), home: cmd.dirOption(values.home, 'home') }, cmd.host);
@@ -147,20 +193,42 @@ function chainOrRender(cmd: Command, target: string): number {
   return 0;
 }
 
-function runCheck(cmd: Command, folder: string | undefined): number {
-  const { values } = cmd;
+async function runCheck(cmd: Command, folder: string | undefined): Promise<number> {
+  const { values, agents } = cmd;
   const root = folder ? cmd.existing(folder, 'folder') : process.cwd();
   if (cmd.fs.stat(root)?.type !== 'dir') throw new Error(`${folder}: not a directory`);
   const format = values.format ?? (values.json ? 'json' : 'text');
   if (!['text', 'json', 'sarif'].includes(format)) throw new UsageError(`--format must be text, json or sarif, not "${format}"`);
-  const result = check(cmd.host, root, cmd.agents.length ? cmd.agents : PROFILES, { home: values.home ? path.resolve(values.home) : undefined });
-  const ds = result.diagnostics;
-  if (format === 'json') out(JSON.stringify({ root: result.root, files: result.files, diagnostics: ds.map(diagJson) }, null, 2));
+  const mode = values.detect ?? 'repo';
+  if (mode !== 'repo' && mode !== 'machine') throw new UsageError(`--detect must be repo or machine, not "${mode}"`);
+  // Pinned with --agent; else the repository's configuration; else the agents the repository
+  // (and, when asked, this machine) shows.
+  const machine = !agents.length && mode === 'machine' ? await probeMachine(PROFILES, nodeMachineProbe(homeOf(values.home), process.env)) : undefined;
+  let detections: Detection[] = [];
+  const choose = (files: readonly string[]) => {
+    const repo = detectFromRepository(files, PROFILES);
+    detections = machine ? withMachine(repo, machine) : repo;
+    return usedProfiles(detections);
+  };
+  const result = check(cmd.host, root, agents.length ? agents : choose, { home: values.home ? path.resolve(values.home) : undefined });
+  const checkedFor = result.agentsFrom === 'pinned'
+    ? `${agents.map((p) => p.agent).join(', ')} (--agent)`
+    : result.agentsFrom === 'config'
+      ? `${result.agents.map((id) => findProfile(id)?.agent ?? id).join(', ')} (${path.relative(process.cwd(), result.configFile!) || result.configFile})`
+      : describeDetections(detections);
+  const hints = result.diagnostics.filter((d) => d.severity === 'hint').length;
+  const ds = values.verbose ? result.diagnostics : result.diagnostics.filter((d) => d.severity !== 'hint');
+  const agentsJson = result.agentsFrom === 'detected'
+    ? detections.filter((d) => d.used).map((d) => ({ id: d.profile.id, evidence: d.evidence }))
+    : result.agents.map((id) => ({ id, evidence: [result.agentsFrom === 'pinned' ? '--agent' : path.basename(result.configFile!)] }));
+  if (format === 'json') out(JSON.stringify({ root: result.root, agents: agentsJson, files: result.files, diagnostics: ds.map(diagJson) }, null, 2));
   else if (format === 'sarif') out(JSON.stringify(sarif(root, ds), null, 2));
   else {
     for (const d of ds) out(`${path.relative(process.cwd(), d.path) || d.path}:${d.line + 1}:${d.column + 1}: ${d.severity} ${d.code}: ${d.message}`);
     const errors = ds.filter((d) => d.severity === 'error').length;
-    out(`${result.files.length} instruction file${result.files.length === 1 ? '' : 's'} checked (found via ${result.via}): ${errors} error${errors === 1 ? '' : 's'}, ${ds.length - errors} other.`);
+    const shown = ds.filter((d) => d.severity !== 'hint').length;
+    const hidden = values.verbose || !hints ? '' : ` (${hints} hint${hints === 1 ? '' : 's'} with --verbose)`;
+    out(`${result.files.length} instruction file${result.files.length === 1 ? '' : 's'} checked (found via ${result.via}) for ${checkedFor}: ${errors} error${errors === 1 ? '' : 's'}, ${shown - errors} other${hidden}.`);
   }
   return ds.some((d) => d.severity === 'error') ? 1 : 0;
 }
@@ -238,14 +306,14 @@ function chainJson(c: Chain) {
       injectedChars: s.injectedChars, injectedBytes: s.injectedBytes, importedBy: s.importedBy ?? null, reason: s.reason,
       ...(s.globs ? { globs: s.globs } : {}), ...(s.cutAt ? { cutAt: { line: s.cutAt.line + 1, column: s.cutAt.column + 1 } } : {}),
     })),
-    budget: { unit: c.budget.unit, limit: c.budget.limit, used: c.budget.used },
+    budget: { unit: c.budget.unit, limit: c.budget.limit, used: c.budget.used, onRead: c.budget.onRead ?? 0 },
     diagnostics: c.diagnostics.map(diagJson),
   };
 }
 
 /** Positions are 1-based on the command line, as editors and compilers print them. */
 function diagJson(d: Diagnostic) {
-  return { path: d.path, line: d.line + 1, column: d.column + 1, severity: d.severity, code: d.code, message: d.message };
+  return { path: d.path, line: d.line + 1, column: d.column + 1, severity: d.severity, code: d.code, message: d.message, agents: d.agents ?? [] };
 }
 
 function chainText(c: Chain): string {
@@ -262,7 +330,7 @@ function chainText(c: Chain): string {
     '',
     rows.length ? table([['#', 'LOADS', 'STATUS', 'KIND', 'CHARS', 'INJECTED', 'PATH', 'WHY'], ...rows]) : 'No instruction file applies.',
     '',
-    `budget: ${c.budget.used.toLocaleString('en-US')} ${c.budget.unit} used${c.budget.limit !== null ? ` of ${c.budget.limit.toLocaleString('en-US')}` : ' (no limit)'}`,
+    `budget: ${c.budget.used.toLocaleString('en-US')} ${c.budget.unit} at start${c.budget.limit !== null ? ` of ${c.budget.limit.toLocaleString('en-US')}` : ' (no limit)'}${c.budget.onRead ? `, ${c.budget.onRead.toLocaleString('en-US')} more on read` : ''}`,
   ];
   for (const d of c.diagnostics) lines.push(`${rel(d.path)}:${d.line + 1}:${d.column + 1}: ${d.severity} ${d.code}: ${d.message}`);
   return lines.join('\n');
@@ -288,7 +356,7 @@ function sarif(root: string, ds: Diagnostic[]) {
         },
         results: ds.map((d) => ({
           ruleId: d.code,
-          level: d.severity === 'info' ? 'note' : d.severity,
+          level: d.severity === 'info' || d.severity === 'hint' ? 'note' : d.severity,
           message: { text: d.message },
           locations: [
             {
@@ -307,6 +375,12 @@ function sarif(root: string, ds: Diagnostic[]) {
 function out(s: string): void {
   process.stdout.write(s + '\n');
 }
+
+// A reader that stops early (`check . | head -1`) closes the pipe: stop writing, quietly.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code !== 'EPIPE') throw e;
+  process.exit(process.exitCode ?? 0);
+});
 
 function fail(e: unknown): void {
   process.stderr.write(`instruction-lens: ${(e as Error).message}\n`);

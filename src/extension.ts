@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { ActiveChainModel } from './vscode/activeChain';
+import { AgentDetection } from './vscode/agentDetection';
 import { registerBudgetStatus } from './vscode/budgetStatus';
 import { registerChainView } from './vscode/chainView';
 import { createLog } from './vscode/log';
@@ -19,12 +20,16 @@ export interface InstructionLensApi {
   readonly log: vscode.LogOutputChannel;
   readonly logUri: vscode.Uri;
   readonly verifications: Verifications;
+  readonly detection: AgentDetection;
 }
 
 export function activate(context: vscode.ExtensionContext): InstructionLensApi {
   const settings = new Settings();
   const log = createLog(context, settings);
+  const detection = new AgentDetection(() => settings.home());
+  const detected = settings.useDetection(detection);
   const watcher = new InstructionWatcher(settings);
+  const redetect = watcher.onDidChange(() => detection.forget());
   const model = new ActiveChainModel(context.workspaceState, settings, watcher, log);
   const verifications = new Verifications(context.globalState);
   const chainView = registerChainView(model, verifications);
@@ -32,6 +37,9 @@ export function activate(context: vscode.ExtensionContext): InstructionLensApi {
   context.subscriptions.push(
     log,
     settings,
+    detection,
+    detected,
+    redetect,
     watcher,
     model,
     chainView,
@@ -41,7 +49,7 @@ export function activate(context: vscode.ExtensionContext): InstructionLensApi {
     registerPreview(model),
     registerVerification(model, settings, verifications),
   );
-  return { model, chainView, budgetStatus, log, logUri: context.logUri, verifications };
+  return { model, chainView, budgetStatus, log, logUri: context.logUri, verifications, detection };
 }
 
 export function deactivate(): void {

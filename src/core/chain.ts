@@ -4,7 +4,7 @@ import { CachedFileSystem } from './cachedFs';
 import type { FileSystem } from './fs';
 import { findGitRoot, SnapshotGitIndex, type GitIndex } from './git';
 import { uniqueDiagnostics } from './diagnostics';
-import type { Chain } from './model';
+import type { Budget, BudgetUnit, Chain, Diagnostic, Source } from './model';
 import type { Profile } from './profile';
 
 export interface ChainRequest {
@@ -18,6 +18,26 @@ export interface ChainRequest {
   platform?: NodeJS.Platform;
   env?: Readonly<Record<string, string | undefined>>;
   settings?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * `@word` in code is usually not meant as an import (`@scope/pkg`, `@apply`, decorators, JSDoc
+ * tags): report it only when the token names a file that exists, which the author probably meant.
+ */
+function meantAFile(fs: FileSystem, d: Diagnostic): boolean {
+  const target = d.data?.target;
+  return !!target && fs.stat(target)?.type === 'file';
+}
+
+/** What the files loading on read add, in the budget's unit. */
+function onReadUse(sources: readonly Source[], unit: BudgetUnit): number {
+  let n = 0;
+  for (const s of sources) if (s.loads === 'on-read') n += unit === 'bytes' ? s.injectedBytes : s.injectedChars;
+  return n;
+}
+
+function withOnRead(budget: Budget, onRead: number): Budget {
+  return onRead ? { ...budget, onRead } : budget;
 }
 
 export interface Host {
@@ -69,8 +89,11 @@ export function resolveChain(req: ChainRequest, host: Host): Chain & { fatal?: s
     launchDir,
     home,
     sources: result.sources,
-    budget: result.budget,
-    diagnostics: uniqueDiagnostics(result.diagnostics),
+    budget: withOnRead(result.budget, onReadUse(result.sources, result.budget.unit)),
+    diagnostics: uniqueDiagnostics(result.diagnostics)
+      .filter((d) => d.code !== 'import-in-code' || meantAFile(host.fs, d))
+      // In place: a memoized diagnostic comes back from many chains of this profile as one object.
+      .map((d) => Object.assign(d, { agents: d.agents ?? [req.profile.id] })),
     start: result.start,
     onRead: result.onRead,
     ...(result.fatal ? { fatal: result.fatal } : {}),

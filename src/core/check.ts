@@ -1,8 +1,12 @@
 import ignore, { type Ignore } from 'ignore';
 import micromatch from 'micromatch';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { refreshHost, resolveChain, type Host } from './chain';
-import { diag, uniqueDiagnostics } from './diagnostics';
+import { readConfig, suppress } from './config';
+import { diag, RULES, uniqueDiagnostics } from './diagnostics';
+import { mergeDiagnostics } from './merge';
+import { PROFILES } from './profiles';
 import { matchesAny, relativeInside } from './globs';
 import { isInside, SKIP_DIRS } from './paths';
 import type { Diagnostic } from './model';
@@ -12,6 +16,12 @@ import { readText } from './readText';
 
 export interface CheckResult {
   root: string;
+  /** The profile ids checked. */
+  agents: string[];
+  /** Where they came from: the caller, the repository's configuration file, or detection. */
+  agentsFrom: 'pinned' | 'config' | 'detected';
+  /** The repository's configuration file, when it has one. */
+  configFile?: string;
   /** Instruction files found, absolute. */
   files: string[];
   /** How they were found. */
@@ -97,14 +107,35 @@ export interface CheckOptions {
    * (the extension's `fileFolder` mode). Default: the repository root, else `root`.
    */
   launchDir?: string | ((folder: string) => string);
+  /** Merge what several agents report at one place into one diagnostic (default); false keeps one per agent. */
+  merge?: boolean;
 }
 
-export function check(host: Host, root: string, profiles: readonly Profile[], opts: CheckOptions = {}): CheckResult {
+/**
+ * The file a path really is, spelled under `root` (a symlink's target inside the folder), so a
+ * file and its links are reported once; paths leading outside keep their own spelling.
+ */
+export function realPathUnder(host: Host, root: string): (p: string) => string {
+  const realRoot = host.fs.realPath(root);
+  return (p) => {
+    const rel = relativeInside(realRoot, host.fs.realPath(p));
+    return rel === undefined ? p : rel === '' ? root : path.join(root, rel);
+  };
+}
+
+/**
+ * `agents`: the profiles to check, or a choice made from the folder's files (relative, with `/`),
+ * as agent detection makes it.
+ */
+export function check(host: Host, root: string, agents: readonly Profile[] | ((files: readonly string[]) => readonly Profile[]), opts: CheckOptions = {}): CheckResult {
   root = path.resolve(root);
   // One refresh for the whole pass: every profile and folder shares the file-system and git
   // answers, and each profile's whole-workspace work (ResolveContext.memo).
   host = refreshHost(host);
   const { files, via } = listFiles(host, root);
+  const config = readConfig(host.fs, root, { agents: PROFILES.map((p) => p.id), codes: Object.keys(RULES) });
+  // Pinned agents win; else the repository's configuration names them; else they are detected.
+  const profiles = typeof agents !== 'function' ? agents : config.agents ? PROFILES.filter((p) => config.agents!.includes(p.id)) : agents(files);
   const patterns = [...new Set(profiles.flatMap((p) => p.filePatterns))];
   const isInstruction = anyPattern(patterns);
   const instructionFiles = files.filter(isInstruction);
@@ -140,10 +171,24 @@ export function check(host: Host, root: string, profiles: readonly Profile[], op
     if (!('globs' in x)) return [x];
     const globs = dead.get(x);
     if (!globs?.length) return [];
-    const scope = path.relative(root, x.scope) || '.';
-    return [diag('glob-no-match', x.path, `${globs.map((g) => `"${g}"`).join(', ')} ${globs.length === 1 ? 'matches' : 'match'} no file under ${scope}; ${x.profile.agent} will never load this rule for ${globs.length === x.globs.length ? 'any file' : 'those patterns'}.`)];
+    const where = path.relative(root, x.scope) ? `under ${path.relative(root, x.scope)}/` : 'in the workspace folder';
+    const all = globs.length === x.globs.length;
+    const message = `${globs.map((g) => `"${g}"`).join(', ')} ${globs.length === 1 ? 'matches' : 'match'} no file ${where}; ${x.profile.agent} will never load this rule${all ? '' : ' for those patterns'}.`;
+    // A rule whose other globs match still loads: one unused pattern is a fact, not a loss.
+    return [{ ...diag('glob-no-match', x.path, message, undefined, undefined, all ? 'warning' : 'hint'), agents: [x.profile.id] }];
   });
-  return { root, files: instructionFiles.map((f) => path.join(root, f)), via, diagnostics: uniqueDiagnostics(diagnostics) };
+  const unique = uniqueDiagnostics(diagnostics);
+  const shown = opts.merge === false ? unique : mergeDiagnostics(unique, { realPath: realPathUnder(host, root), root, home: opts.home ?? os.homedir() });
+  return {
+    root,
+    agents: profiles.map((p) => p.id),
+    agentsFrom: typeof agents !== 'function' ? 'pinned' : config.agents ? 'config' : 'detected',
+    ...(config.file ? { configFile: config.file } : {}),
+    files: instructionFiles.map((f) => path.join(root, f)),
+    via,
+    // What the repository turned off, in its configuration or inline, is not reported.
+    diagnostics: [...config.problems, ...suppress(shown, host.fs, config.disable)],
+  };
 }
 
 /** A conditional rule whose globs `check` tests against the files that exist. */

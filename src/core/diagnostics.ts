@@ -33,6 +33,7 @@ export const RULES = {
   'config-invalid': { severity: 'error', title: 'Agent setting the agent rejects or ignores' },
   deprecated: { severity: 'info', title: 'Deprecated instruction file' },
   'attribute-unknown': { severity: 'warning', title: 'Frontmatter attribute the agent does not support' },
+  'lens-config-invalid': { severity: 'warning', title: 'Instruction Lens configuration file not understood' },
 } as const satisfies Record<string, { severity: Severity; title: string }>;
 
 export type RuleCode = keyof typeof RULES;

@@ -66,9 +66,19 @@ export interface Budget {
   perFile?: number | null;
   /** Used by what loads at start. */
   used: number;
+  /**
+   * Added when the agent reads the target (nested files, matching rules), apart from `used`:
+   * a chain whose files all load on read uses 0 at start and this much on read. Set by `resolveChain`.
+   */
+  onRead?: number;
 }
 
-export type Severity = 'error' | 'warning' | 'info';
+/**
+ * `error`, `warning` and `info` are problems: something is broken or lost. `hint` is a fact about
+ * how an agent works by design (shown faintly in the editor, in the chain view, and by `check
+ * --verbose`), never a problem to fix.
+ */
+export type Severity = 'error' | 'warning' | 'info' | 'hint';
 
 export interface Diagnostic {
   path: string;
@@ -82,6 +92,8 @@ export interface Diagnostic {
   message: string;
   /** Machine-readable details for quick fixes (e.g. `suggestion`, `target`). */
   data?: Record<string, string>;
+  /** The profile ids that report this problem (set by `resolveChain`; merged by `check`). */
+  agents?: string[];
 }
 
 /** Where an agent puts instruction text in its request. */

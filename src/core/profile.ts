@@ -39,6 +39,8 @@ export interface Profile {
   settingsSection?: string;
   /** Editor settings read under their own names (the Copilot profile models Copilot Chat in VS Code). */
   editorSettings?: readonly string[];
+  /** How to tell that a workspace uses this agent (the README's "Which agents are checked"). */
+  evidence: AgentEvidence;
   /** Absolute paths outside the project this agent reads (user, managed), for watching. */
   globalPaths(env: ProfileEnv): string[];
   /** Resolve the chain for one target. Must not throw on bad input: report it instead. */
@@ -56,6 +58,26 @@ export interface ImportRef {
 /** One setting a profile reads, with the value it uses when the setting is not set. */
 export interface ProfileSetting {
   default: number | boolean | string | null;
+}
+
+/**
+ * What shows that an agent is used. A repository marker decides on its own (CI and a laptop
+ * agree); the machine's evidence (its CLI on PATH, its folder in the home, an editor extension)
+ * is added where the user asks for it.
+ */
+export interface AgentEvidence {
+  /**
+   * Globs, relative to the folder checked, of files only this agent's users keep (`CLAUDE.md`,
+   * `.codex/**`). AGENTS.md marks Codex, whose only file it is; the other agents that read it
+   * need their own mark. Empty: the agent is checked only when the user enables it.
+   */
+  markers: readonly string[];
+  /** The agent's command line tool: its name on PATH, and the arguments that print its version. */
+  cli?: { command: string; versionArgs: readonly string[] };
+  /** Its folder in the home directory (`.claude`), created when the agent first runs. */
+  homeDir?: string;
+  /** The VS Code extension that is this agent (`github.copilot-chat`). */
+  vscodeExtension?: string;
 }
 
 /** Where the agent runs: the parts of the environment that change what it reads. */

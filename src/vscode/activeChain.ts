@@ -80,6 +80,16 @@ export class ActiveChainModel implements vscode.Disposable {
     return this.settings.enabledProfiles();
   }
 
+  /** Why an agent is offered: what detected it, or the setting that pins it. */
+  whyEnabled(profile: Profile): string {
+    return this.settings.whyEnabled(profile, this.activeUri);
+  }
+
+  /** Said when the installed agent is not the version its profile models (meter tooltip, chain header, picker). */
+  versionNotice(profile: Profile): string | undefined {
+    return this.settings.versionNotice(profile);
+  }
+
   async selectAgent(id: string): Promise<void> {
     await this.state.update(AGENT_STATE_KEY, id);
     this.refresh();

@@ -46,10 +46,13 @@ export function registerBudgetStatus(model: ActiveChainModel, verifications: Ver
       .slice(0, TOP_SOURCES);
     if (top.length) md.appendMarkdown(`Largest:\n${top.map((s) => `- \`${displayPath(s.path, chain)}\` ${quantity(injected(s, budget.unit), budget.unit)}`).join('\n')}\n\n`);
     if (cut.length) md.appendMarkdown(`$(warning) ${cut.map((s) => `\`${displayPath(s.path, chain)}\` ${s.status}`).join(', ')}\n\n`);
+    if (budget.onRead) md.appendMarkdown(`On read of \`${path.basename(chain.target)}\`: ${budget.onRead.toLocaleString('en-US')} ${budget.unit} more.\n\n`);
     if (chain.fatal) md.appendMarkdown(`$(error) ${chain.fatal}\n\n`);
     const verified = verifications.notice(profile);
     if (verified) md.appendMarkdown(`$(${verified.startsWith('verified') ? 'pass' : 'warning'}) ${verified}\n\n`);
     if (isRunnable(profile.id) && vscode.workspace.isTrusted) md.appendMarkdown(`[Verify with the installed ${profile.agent}](command:${VERIFY_COMMAND})\n\n`);
+    const notice = model.versionNotice(profile);
+    if (notice) md.appendMarkdown(`$(info) ${notice}\n\n`);
     md.appendMarkdown('Click to show the chain.');
     item.tooltip = md;
     item.show();

@@ -179,6 +179,8 @@ export function registerChainView(model: ActiveChainModel, verifications: Verifi
     if (chain.fatal) lines.push(`⚠ ${chain.fatal}`);
     const verified = verifications.notice(profile);
     if (verified && lines.length) lines.push(verified);
+    const notice = model.versionNotice(profile);
+    if (notice && lines.length) lines.push(notice);
     view.message = lines.length ? lines.join('\n') : undefined;
   };
   update(model.current);
@@ -212,7 +214,7 @@ async function pickAgent(model: ActiveChainModel): Promise<void> {
     profile,
     label: profile.agent,
     description: `${profile.id} · models ${profile.agentVersion}${profile.id === current.id ? ' · selected' : ''}`,
-    detail: `Verified against: ${profile.verified}`,
+    detail: [model.whyEnabled(profile), model.versionNotice(profile) ?? `verified against: ${profile.verified}`].join(' · '),
   }));
   pick.activeItems = pick.items.filter((i) => i.profile.id === current.id);
   const chosen = await new Promise<Item | undefined>((resolve) => {

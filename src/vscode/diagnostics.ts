@@ -1,7 +1,10 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { check } from '../core/check';
-import { uniqueDiagnostics } from '../core/diagnostics';
+import { readConfig, suppress } from '../core/config';
+import { RULES } from '../core/diagnostics';
+import { mergeDiagnostics } from '../core/merge';
 import type { Diagnostic } from '../core/model';
 import type { ActiveChainModel } from './activeChain';
 import { coreHost } from './host';
@@ -18,6 +21,8 @@ const SEVERITY: Record<Diagnostic['severity'], vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
   warning: vscode.DiagnosticSeverity.Warning,
   info: vscode.DiagnosticSeverity.Information,
+  // Shown faintly in the editor, not in the Problems panel: a fact, not a problem.
+  hint: vscode.DiagnosticSeverity.Hint,
 };
 
 /**
@@ -76,6 +81,8 @@ class InstructionDiagnostics implements vscode.Disposable {
           home: this.settings.home(folder.uri),
           env: process.env,
           settings: this.settings.allProfileSettings(folder.uri),
+          // Merged below, with the active chain's own.
+          merge: false,
         });
         this.workspace.push(...result.diagnostics);
       }
@@ -88,17 +95,26 @@ class InstructionDiagnostics implements vscode.Disposable {
     this.byPlace = new Map();
     if (!this.settings.get('diagnostics.enabled')) return this.watcher.track('diagnostics', []);
     const disabled = new Set(this.settings.get('diagnostics.disabledCodes'));
-    const all = uniqueDiagnostics([...this.workspace, ...(this.model.current?.chain.diagnostics ?? [])]).filter((d) => !disabled.has(d.code));
+    // One entry per problem: agents that agree are named together, a symlink's problem is shown at its file.
+    let all = mergeDiagnostics([...this.workspace, ...(this.model.current?.chain.diagnostics ?? [])], {
+      realPath: (p) => coreHost().fs.realPath(p),
+      root: (file) => vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file))?.uri.fsPath,
+      home: this.settings.home(),
+    }).filter((d) => !disabled.has(d.code));
+    // The repository's own switches: its configuration file and inline comments (check applied them to its part).
+    const configs = new Map<string, string[]>();
+    const disabledHere = (file: string) => {
+      const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file))?.uri.fsPath;
+      if (!folder) return [];
+      if (!configs.has(folder)) configs.set(folder, readConfig(coreHost().fs, folder, { agents: [], codes: Object.keys(RULES) }).disable);
+      return configs.get(folder)!;
+    };
+    all = suppress(all, coreHost().fs).filter((d) => !disabledHere(d.path).includes(d.code));
     const byFile = new Map<string, Diagnostic[][]>();
     for (const d of all) {
-      const key = placeKey(d.path, d.line, d.column, d.code);
-      const same = this.byPlace.get(key);
-      if (same) same.push(d);
-      else {
-        const group = [d];
-        this.byPlace.set(key, group);
-        byFile.set(d.path, [...(byFile.get(d.path) ?? []), group]);
-      }
+      const group = [d];
+      this.byPlace.set(placeKey(d.path, d.line, d.column, d.code), group);
+      byFile.set(d.path, [...(byFile.get(d.path) ?? []), group]);
     }
     for (const [file, groups] of byFile) this.collection.set(vscode.Uri.file(file), groups.map(toVscode));
     // Creating a missing import target must clear its diagnostic, though no pattern matches it.
@@ -116,7 +132,7 @@ function placeKey(file: string, line: number, column: number, code: string): str
   return `${file}\0${line}\0${column}\0${code}`;
 }
 
-const RANK: Record<Diagnostic['severity'], number> = { error: 0, warning: 1, info: 2 };
+const RANK: Record<Diagnostic['severity'], number> = { error: 0, warning: 1, info: 2, hint: 3 };
 
 /** One editor diagnostic for what one or more agents report at the same place. */
 function toVscode(group: Diagnostic[]): vscode.Diagnostic {
@@ -177,6 +193,25 @@ class InstructionQuickFixes implements vscode.CodeActionProvider {
           if (edit) {
             const action = fix(edit.title, true);
             action.edit = edit.edit;
+          }
+          break;
+        }
+        case 'not-loaded': {
+          // The advice Claude Code follows: a CLAUDE.md beside the skipped AGENTS.md importing it.
+          const { claudeMd, importLine } = core.data ?? {};
+          if (!mayWrite || !claudeMd || !importLine) break;
+          const exists = fs.existsSync(claudeMd);
+          const action = fix(exists ? `Add ${importLine} to ${relativeTo(document.uri.fsPath, claudeMd)}` : `Create ${relativeTo(document.uri.fsPath, claudeMd)} with ${importLine}`, true);
+          action.edit = new vscode.WorkspaceEdit();
+          const uri = vscode.Uri.file(claudeMd);
+          if (exists) {
+            const text = fs.readFileSync(claudeMd, 'utf8');
+            const lines = text.split('\n');
+            const end = new vscode.Position(lines.length - 1, lines[lines.length - 1].length);
+            action.edit.insert(uri, end, `${text === '' || text.endsWith('\n') ? '' : '\n'}${importLine}\n`);
+          } else {
+            action.edit.createFile(uri, { ignoreIfExists: true });
+            action.edit.insert(uri, new vscode.Position(0, 0), `${importLine}\n`);
           }
           break;
         }

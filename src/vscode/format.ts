@@ -46,7 +46,10 @@ export function budgetWords(budget: Budget): string {
 
 /** `12.0k / 12.0k chars`, or `3.4k chars` when the agent sets no limit. */
 export function budgetText(budget: Budget): string {
-  return budget.limit === null ? size(budget.used, budget.unit) : `${amount(budget.used)} / ${size(budget.limit, budget.unit)}`;
+  const start = budget.limit === null ? size(budget.used, budget.unit) : `${amount(budget.used)} / ${size(budget.limit, budget.unit)}`;
+  // What loads on read is apart: a chain that loads only on read does not "use 0".
+  if (!budget.onRead || budget.used > 0) return start;
+  return budget.limit === null ? `${size(budget.onRead, budget.unit)} on read` : `${start} + ${amount(budget.onRead)} on read`;
 }
 
 /**

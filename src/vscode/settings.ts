@@ -1,7 +1,9 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { versionNotice } from '../core/detect';
 import type { Profile } from '../core/profile';
+import type { AgentDetection } from './agentDetection';
 import { PROFILES } from '../core/profiles';
 
 /**
@@ -16,8 +18,8 @@ export const SECTION = 'instructionLens';
 export type LaunchDirectory = 'workspaceFolder' | 'fileFolder' | 'repositoryRoot';
 
 export interface Config {
-  /** Profile ids the extension shows and lints for. */
-  agents: string[];
+  /** Profile ids the extension shows and lints for; `auto`: the agents the workspace uses. */
+  agents: 'auto' | string[];
   /** The agent selected until the user picks another. */
   defaultAgent: string;
   launchDirectory: LaunchDirectory;
@@ -45,7 +47,7 @@ function profileSettingKeys(profile: Profile): [string, ProfileSettingKey, unkno
 
 /** Every setting with its default: ours, then each profile's. The first profile is the default agent. */
 export const DEFAULTS: Readonly<Config & Record<ProfileSettingKey, unknown>> = {
-  agents: PROFILES.map((p) => p.id),
+  agents: 'auto',
   defaultAgent: PROFILES[0].id,
   launchDirectory: 'workspaceFolder',
   home: '',
@@ -60,6 +62,7 @@ export const DEFAULTS: Readonly<Config & Record<ProfileSettingKey, unknown>> = {
 const CHAIN_KEYS: readonly SettingKey[] = ['agents', 'defaultAgent', 'launchDirectory', 'home', ...PROFILES.flatMap(profileSettingKeys).map(([, key]) => key)];
 
 export class Settings implements vscode.Disposable {
+  private detection: AgentDetection | undefined;
   private readonly emitter = new vscode.EventEmitter<vscode.ConfigurationChangeEvent>();
   /** Fires when any `instructionLens.*` setting, or an editor setting a profile reads, changes; filter with `changed()`. */
   readonly onDidChange = this.emitter.event;
@@ -86,11 +89,41 @@ export class Settings implements vscode.Disposable {
     return this.changed(e, CHAIN_KEYS) || (!!e && editorKeys().some((k) => e.affectsConfiguration(k)));
   }
 
-  /** The enabled profiles in registry order; unknown ids are ignored, and an empty list means all. */
+  /**
+   * The enabled profiles in registry order: a list pins them (unknown ids are ignored, an empty
+   * list means all); `auto`, the agents the workspace folder uses (AgentDetection).
+   */
   enabledProfiles(scope?: vscode.ConfigurationScope): Profile[] {
-    const ids = new Set(this.get('agents', scope));
+    const value = this.get('agents', scope);
+    if (value === 'auto' || !Array.isArray(value)) {
+      const used = this.detection?.detections(scope).filter((d) => d.used).map((d) => d.profile) ?? [];
+      return used.length ? used : [...PROFILES];
+    }
+    const ids = new Set(value);
     const enabled = PROFILES.filter((p) => ids.has(p.id));
     return enabled.length ? enabled : [...PROFILES];
+  }
+
+  /** Why an agent is enabled, in a few words: the evidence that detected it, or the setting that pins it. */
+  whyEnabled(profile: Profile, scope?: vscode.ConfigurationScope): string {
+    if (Array.isArray(this.get('agents', scope))) return 'enabled in instructionLens.agents';
+    const d = this.detection?.detections(scope).find((x) => x.profile === profile);
+    return d?.used ? `used here: ${d.evidence.join(', ')}` : 'not detected here';
+  }
+
+  /** The sentence saying the installed agent is not the version modelled, when the machine said so. */
+  versionNotice(profile: Profile): string | undefined {
+    return versionNotice(profile, this.detection?.installed(profile.id));
+  }
+
+  /** Detected agents follow the workspace: a change of them is a change of `agents` for everything that reads it. */
+  useDetection(detection: AgentDetection): vscode.Disposable {
+    this.detection = detection;
+    return detection.onDidChange(() => {
+      if (this.get('agents') !== 'auto') return;
+      const key = `${SECTION}.agents`;
+      this.emitter.fire({ affectsConfiguration: (section: string) => section === SECTION || section === key || key.startsWith(section + '.') });
+    });
   }
 
   /** The settings one profile reads, by the names it reads them under. */

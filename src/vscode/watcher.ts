@@ -7,6 +7,8 @@ import { SKIP_DIRS } from '../core/paths';
 import { fixedNames } from '../core/patterns';
 import type { Profile } from '../core/profile';
 import type { Settings } from './settings';
+import { CONFIG_FILE } from '../core/config';
+import { PROFILES } from '../core/profiles';
 
 /** How long the watcher waits for a burst of changes to end before it reports them. */
 const DEBOUNCE_MS = 150;
@@ -100,7 +102,9 @@ export class InstructionWatcher implements vscode.Disposable {
     const profiles = this.settings.enabledProfiles();
     const home = this.settings.home();
     this.folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
-    this.patterns = [...new Set(profiles.flatMap((p) => p.filePatterns))];
+    // Every agent's files, not only the enabled ones: a new GEMINI.md may change which agents are detected,
+    // and the repository's configuration file changes which problems are shown.
+    this.patterns = [...new Set([...PROFILES.flatMap((p) => p.filePatterns), CONFIG_FILE])];
     this.baseExact = [
       ...profiles.flatMap((p) => p.globalPaths({ home, platform: process.platform, env: process.env })),
       ...this.folders.flatMap((f) => (path.dirname(f) === f ? [] : ancestorCandidates(path.dirname(f), profiles))),

@@ -25,6 +25,7 @@ const toy: Profile = {
   filePatterns: ['**/TOY.md', '**/.toy/rules/*.md'],
   mainFile: 'TOY.md',
   matchesGlob: (rel, glob) => rel.toLowerCase().endsWith(glob.toLowerCase()),
+  evidence: { markers: ['**/TOY.md'] },
   globalPaths: () => [],
   resolve(ctx) {
     const sources = [];

@@ -52,7 +52,9 @@ describe('instruction-lens CLI', () => {
     assert.deepEqual(rows.slice(0, 5), ['loaded ../home/.claude/CLAUDE.md', 'loaded CLAUDE.md', 'loaded docs/style.md', 'missing docs/missing.md', 'on-read packages/api/CLAUDE.md']);
     // Rules come in the file system's listing order, which differs between machines.
     assert.deepEqual(rows.slice(5).sort(), ['not-matched .claude/rules/py.md', 'on-read .claude/rules/ts.md']);
-    assert.deepEqual(j.budget, { unit: 'chars', limit: null, used: j.budget.used });
+    // Apart: what loads at start, and what reading the file adds (packages/api/CLAUDE.md, 11 chars, and the .ts rule).
+    assert.deepEqual(j.budget, { unit: 'chars', limit: null, used: j.budget.used, onRead: j.budget.onRead });
+    assert.ok(j.budget.onRead > 11);
     const d = j.diagnostics.find((x: { code: string }) => x.code === 'import-missing');
     assert.deepEqual([d.path, d.line, d.column, d.severity], [path.join(root, 'CLAUDE.md'), 4, 1, 'error']);
   });
@@ -105,7 +107,7 @@ describe('instruction-lens CLI', () => {
     const r = run(['check', clean, '--agent', 'claude-code', '--home', home]);
     fs.rmSync(clean, { recursive: true, force: true });
     assert.equal(r.code, 0, r.stdout);
-    assert.match(r.stdout, /1 instruction file checked \(found via walk\): 0 errors/);
+    assert.match(r.stdout, /1 instruction file checked \(found via walk\) for Claude Code \(--agent\): 0 errors/);
   });
 
   it('agents lists every profile with the version it models', () => {

@@ -49,12 +49,15 @@ describe('project metadata', () => {
 // make a profile missing from it fail here, in `npm run test:unit`, not in a VS Code window.
 describe('the manifest and the profile list', () => {
   const pkg = JSON.parse(read('package.json'));
-  const properties = pkg.contributes.configuration.properties as Record<string, { default: unknown; enum?: string[]; items?: { enum?: string[] } }>;
+  type Schema = { type?: string; default: unknown; enum?: string[]; items?: { enum?: string[] }; anyOf?: Schema[] };
+  const properties = pkg.contributes.configuration.properties as Record<string, Schema>;
   const ids = PROFILES.map((p) => p.id);
 
   it('every profile id, in registry order, is in the agents enum and default and the defaultAgent enum', () => {
-    assert.deepEqual(properties['instructionLens.agents'].items?.enum, ids, 'add the profile id to instructionLens.agents items.enum in package.json');
-    assert.deepEqual(properties['instructionLens.agents'].default, ids, 'add the profile id to instructionLens.agents default in package.json');
+    // "auto" (the agents the workspace uses), or a list that pins them.
+    const list = properties['instructionLens.agents'].anyOf?.find((a) => a.type === 'array');
+    assert.deepEqual(list?.items?.enum, ids, 'add the profile id to instructionLens.agents anyOf[array].items.enum in package.json');
+    assert.equal(properties['instructionLens.agents'].default, 'auto');
     assert.deepEqual(properties['instructionLens.defaultAgent'].enum, ids, 'add the profile id to instructionLens.defaultAgent enum in package.json');
     assert.equal(properties['instructionLens.defaultAgent'].default, ids[0], 'the first profile is the default agent');
   });

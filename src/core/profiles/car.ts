@@ -210,6 +210,8 @@ export const car: Profile = {
   mainFile: 'CLAUDE.md',
   settingsSection: 'car',
   settings: { maxFiles: { default: CAR_DEFAULTS.maxFiles }, maxFileBytes: { default: CAR_DEFAULTS.maxFileBytes }, maxTotalBytes: { default: CAR_DEFAULTS.maxTotalBytes } },
+  // CAR keeps no file of its own in a repository: checked only when enabled.
+  evidence: { markers: [] },
   globalPaths: () => [],
   resolve,
 };

@@ -190,10 +190,10 @@ class MemoryLoader {
     if (opts.rule) return { entries, exists: true };
     const found = findClaudeImports(parsed.afterFrontmatter);
     for (const ref of found.inCode) {
-      this.diagnostics.push(diag('import-in-code', file, `@${ref.written} is inside code, so Claude Code does not import it.`, { text, start: parsed.bodyOffset + ref.start, end: parsed.bodyOffset + ref.end }));
+      this.diagnostics.push(diag('import-in-code', file, `@${ref.written} is inside code, so Claude Code does not import it.`, { text, start: parsed.bodyOffset + ref.start, end: parsed.bodyOffset + ref.end }, { target: resolveImport(ref.path, file, this.ctx.home) }));
     }
     for (const ref of found.inComment) {
-      this.diagnostics.push(diag('import-in-code', file, `@${ref.written} is inside an HTML comment, which Claude Code removes; it is not imported.`, { text, start: parsed.bodyOffset + ref.start, end: parsed.bodyOffset + ref.end }));
+      this.diagnostics.push(diag('import-in-code', file, `@${ref.written} is inside an HTML comment, which Claude Code removes; it is not imported.`, { text, start: parsed.bodyOffset + ref.start, end: parsed.bodyOffset + ref.end }, { target: resolveImport(ref.path, file, this.ctx.home) }));
     }
     for (const ref of found.imports) {
       const target = resolveImport(ref.path, file, this.ctx.home);
@@ -472,12 +472,21 @@ function hasContent(ctx: ResolveContext, file: string): boolean {
 }
 
 function shadowed(ctx: ResolveContext, loader: MemoryLoader, file: string, dir: string, loads: Source['loads']): void {
+  // Loaded already through an import (a CLAUDE.md that is `@AGENTS.md`) or a CLAUDE.md symlink
+  // to it: the import's entry says how it loads (observed: ../shared/agents.md, "imports of AGENTS.md").
+  if (loader.seen(file)) return;
   const r = readText(ctx.fs, file);
   const size = r.state === 'ok' ? sizes(r.text) : { chars: 0, bytes: 0 };
+  // Observed: the fix that works is a CLAUDE.md beside the AGENTS.md that imports it; one higher
+  // up does not load a nested AGENTS.md.
+  const beside = path.join(path.dirname(file), 'CLAUDE.md');
+  const exists = ctx.fs.stat(beside)?.type === 'file';
+  const fix = exists ? 'add a line "@AGENTS.md" to the CLAUDE.md beside it' : 'create a CLAUDE.md beside it containing "@AGENTS.md"';
   loader.sources.push(
-    newSource(file, 'project', dir, loads, { status: 'excluded', ...size, reason: 'Claude Code reads AGENTS.md only when no CLAUDE.md with content exists up the chain; add "@AGENTS.md" to a CLAUDE.md to load it.' }),
+    newSource(file, 'project', dir, loads, { status: 'excluded', ...size, reason: `Claude Code reads AGENTS.md only when no CLAUDE.md with content exists up the chain; to load it, ${fix}.` }),
   );
-  loader.diagnostics.push(diag('not-loaded', file, 'Claude Code does not read this AGENTS.md because a CLAUDE.md exists; a line "@AGENTS.md" in that CLAUDE.md would load it.'));
+  const why = exists ? 'the CLAUDE.md beside it does not import it' : 'a CLAUDE.md exists higher up';
+  loader.diagnostics.push(diag('not-loaded', file, `Claude Code never reads this AGENTS.md: it skips AGENTS.md files when ${why}; to load it, ${fix}.`, undefined, { claudeMd: beside, importLine: '@AGENTS.md' }));
 }
 
 function reasonAtStart(e: Entry): string {
@@ -512,6 +521,7 @@ export const claudeCode: Profile = {
   // null: read the project's hasClaudeMdExternalIncludesApproved from ~/.claude.json, as Claude Code does.
   settings: { approveExternalImports: { default: null } },
   importRefs: (text) => findClaudeImports(text).imports,
+  evidence: { markers: ['**/CLAUDE.md', '**/CLAUDE.local.md', '**/.claude/**'], cli: { command: 'claude', versionArgs: ['--version'] }, homeDir: '.claude' },
   globalPaths: (env) => [
     path.join(managedDir(env.platform), 'CLAUDE.md'),
     path.join(managedDir(env.platform), '.claude', 'rules'),

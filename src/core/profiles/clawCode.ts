@@ -129,6 +129,7 @@ function makeProfile(v: Variant): Profile {
             '**/.crush/CLAUDE.md', '**/.crush/rules/*',
           ],
     mainFile: 'CLAUDE.md',
+    evidence: { markers: ['**/CLAW.md', '**/.claw/**', '.claw.json'], cli: { command: 'claw', versionArgs: ['--version'] }, homeDir: '.claw' },
     globalPaths: () => [],
     resolve: (ctx) => resolve(v, ctx),
   };

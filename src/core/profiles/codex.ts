@@ -354,7 +354,8 @@ function reportBelowLaunchDir(ctx: ResolveContext, names: string[], out: Collect
         reason: 'Below the launch directory: Codex reads instruction files only from the project root down to where it starts, and never loads this one, not even when it reads a file here.',
       }),
     );
-    out.diagnostics.push(diag('not-loaded', f.path, `Codex does not load this file when launched in ${ctx.launchDir}: it reads ${path.basename(f.path)} files only from the project root down to the launch directory. Start Codex in ${dir} (or below) to load it.`));
+    // By design, not a fault: launching Codex there loads it. A hint, not a problem.
+    out.diagnostics.push(diag('not-loaded', f.path, `Codex does not load this file when launched in ${ctx.launchDir}: it reads ${path.basename(f.path)} files only from the project root down to the launch directory. Start Codex in ${dir} (or below) to load it.`, undefined, undefined, 'hint'));
   }
 }
 
@@ -381,6 +382,7 @@ export const codex: Profile = {
   // Fallback names from config.toml are read too; they cannot be known statically.
   filePatterns: ['**/AGENTS.md', '**/AGENTS.override.md'],
   mainFile: DEFAULT,
+  evidence: { markers: ['**/AGENTS.md', '**/AGENTS.override.md', '.codex/**'], cli: { command: 'codex', versionArgs: ['--version'] }, homeDir: '.codex' },
   globalPaths: (env) => [path.join(codexHome(env), OVERRIDE), path.join(codexHome(env), DEFAULT), path.join(codexHome(env), 'config.toml')],
   resolve,
 };

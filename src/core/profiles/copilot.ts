@@ -226,7 +226,10 @@ class Resolver {
     // Body file references that do not exist ([vscode] promptValidator.fileNotFound, a warning).
     for (const ref of fileReferences(text, parsed.bodyStart)) {
       if (/^[a-zA-Z]+:\//.test(ref.ref)) continue; // another scheme: not checked
-      const target = ref.ref.startsWith('/') ? ref.ref : path.join(path.dirname(file), ref.ref);
+      // A link's #fragment or ?query names a place in the file, not part of its path.
+      const refPath = ref.ref.replace(/[#?].*$/s, '');
+      if (!refPath) continue;
+      const target = refPath.startsWith('/') ? refPath : path.join(path.dirname(file), refPath);
       if (this.ctx.fs.stat(target)) continue;
       this.diagnostics.push(diag('import-missing', file, `File '${ref.ref}' not found at '${target}'.`, { text, start: ref.start, end: ref.end }, { target }, 'warning'));
     }
@@ -588,6 +591,10 @@ export const copilot: Profile = {
   mainFile: '.github/copilot-instructions.md',
   matchesGlob: vscodeMatches,
   editorSettings: Object.keys(DEFAULTS).filter((k) => k !== 'readFileTool'),
+  evidence: {
+    markers: ['.github/copilot-instructions.md', '.github/instructions/**', '.github/prompts/**', '.github/chatmodes/**', '.github/agents/**'],
+    vscodeExtension: 'github.copilot-chat',
+  },
   globalPaths: (env) => [path.join(env.home, '.copilot', 'instructions'), path.join(env.home, '.claude', 'rules'), path.join(env.home, '.claude', 'CLAUDE.md')],
   resolve,
 };

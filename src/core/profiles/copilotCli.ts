@@ -181,7 +181,7 @@ class Resolver {
     for (const { start: at, end, path: token } of importRefs(text)) {
       const place = { text, start: at, end };
       if (spans.some((s) => at >= s.start && at < s.end)) {
-        this.diagnostics.push(diag('import-in-code', file, `@${token} is inside code, so ${AGENT} does not import it.`, place));
+        this.diagnostics.push(diag('import-in-code', file, `@${token} is inside code, so ${AGENT} does not import it.`, place, { target: path.resolve(path.dirname(file), token) }));
         continue;
       }
       const insert = this.follow(token, file, scope, loads, visited, depth, stack, place);
@@ -421,7 +421,9 @@ function findBlocks(r: Resolver, dirs: string[], between: string[]): string[] {
     const first = seenText.get(doc.text);
     if (first !== undefined) {
       r.sources.push(r.source(c.file, c.kind, c.scope, 'start', 'duplicate', doc, `Same text as ${first}; ${AGENT} sends identical instruction text once.`));
-      r.diagnostics.push(diag('duplicate-content', c.file, `${AGENT} drops this file: its text is identical to ${first}.`, undefined, { first }));
+      // A link to the same file (CLAUDE.md -> AGENTS.md) shares it on purpose: nothing to fix.
+      const sameFile = r.ctx.fs.realPath(c.file) === r.ctx.fs.realPath(first);
+      if (!sameFile) r.diagnostics.push(diag('duplicate-content', c.file, `${AGENT} drops this file: its text is identical to ${first}.`, undefined, { first }));
       continue;
     }
     seenText.set(doc.text, c.file);
@@ -666,6 +668,11 @@ export const copilotCli: Profile = {
   mainFile: 'AGENTS.md',
   matchesGlob: cliMatches,
   importRefs,
+  evidence: {
+    markers: ['.github/copilot-instructions.md', '.github/instructions/**', '.github/agents/**'],
+    cli: { command: 'copilot', versionArgs: ['--version'] },
+    homeDir: '.copilot',
+  },
   globalPaths: (env) => [path.join(configDir(env), 'copilot-instructions.md'), path.join(configDir(env), 'instructions')],
   resolve,
 };

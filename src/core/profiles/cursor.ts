@@ -272,6 +272,7 @@ export const cursor: Profile = {
   verified: 'docs',
   filePatterns: ['**/.cursor/rules/**/*.mdc', '**/.cursor/rules/**/*.md', '**/AGENTS.md', '.cursorrules', 'CLAUDE.md'],
   mainFile: 'AGENTS.md',
+  evidence: { markers: ['.cursorrules', '**/.cursor/**'], cli: { command: 'cursor-agent', versionArgs: ['--version'] }, homeDir: '.cursor' },
   globalPaths: () => [],
   resolve,
 };

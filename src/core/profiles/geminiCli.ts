@@ -292,7 +292,7 @@ class Loader {
       const p = ref.path;
       if (regions.some(([s, e]) => ref.start >= s && ref.start < e)) {
         out += `@${p}`;
-        this.diagnostics.push(diag('import-in-code', file, `Gemini CLI does not expand @${p} here: it is inside code (backticks), so it stays as written.`, at));
+        this.diagnostics.push(diag('import-in-code', file, `Gemini CLI does not expand @${p} here: it is inside code (backticks), so it stays as written.`, at, { target: path.resolve(basePath, p) }));
         continue;
       }
       const fullPath = path.resolve(basePath, p);
@@ -364,7 +364,7 @@ class Loader {
         const at = { text, start: ref.start, end: ref.end };
         const diagFile = importer ?? file;
         if (regions.some(([s, e]) => ref.start >= s && ref.start < e)) {
-          this.diagnostics.push(diag('import-in-code', diagFile, `Gemini CLI does not expand @${ref.path} here: it is inside code (backticks).`, at));
+          this.diagnostics.push(diag('import-in-code', diagFile, `Gemini CLI does not expand @${ref.path} here: it is inside code (backticks).`, at, { target: path.resolve(base, ref.path) }));
           continue;
         }
         const full = path.normalize(path.resolve(base, ref.path));
@@ -628,6 +628,7 @@ export const geminiCli: Profile = {
   filePatterns: ['**/GEMINI.md'],
   mainFile: DEFAULT_CONTEXT_FILENAME,
   importRefs: (text) => findImports(text).map((r) => ({ ...r, written: r.path })),
+  evidence: { markers: ['**/GEMINI.md', '.gemini/**'], cli: { command: 'gemini', versionArgs: ['--version'] }, homeDir: '.gemini' },
   globalPaths: (env) => [path.join(geminiHome(env), GEMINI_DIR, DEFAULT_CONTEXT_FILENAME), path.join(geminiHome(env), GEMINI_DIR, 'settings.json')],
   resolve,
 };

@@ -151,9 +151,19 @@ function resolve(ctx: ResolveContext): ProfileResult {
     path: file, kind, scope, loads: 'start', status: 'loaded', chars: 0, bytes: 0, injectedChars: 0, injectedBytes: 0, reason: '', ...extra,
   });
 
+  /** Files read through a committed directory link, to the committed path git holds them at. */
+  const committedAs = new Map<string, string>();
+  /** `name` inside `dir` when `dir` is a committed symlink to a committed folder holding it. */
+  const linkedCommitted = (dir: string, name: string): string | undefined => {
+    if (!committed?.has(dir) || !ctx.fs.isSymlink(dir)) return undefined;
+    const real = path.join(ctx.fs.realPath(dir), name);
+    return committed.has(real) ? real : undefined;
+  };
+
   /** The committed text of a file on the default branch. */
-  const readCommitted = (file: string): { state: 'ok'; text: string } | { state: 'absent' } | { state: 'unreadable' } => {
+  const readCommitted = (wanted: string): { state: 'ok'; text: string } | { state: 'absent' } | { state: 'unreadable' } => {
     if (!isRepo) return { state: 'absent' };
+    const file = committedAs.get(wanted) ?? wanted;
     const text = atCommit(file, () => ctx.git.committedText(root, file, rev));
     if (text !== undefined) return { state: 'ok', text };
     return committed?.has(file) ? { state: 'unreadable' } : { state: 'absent' };
@@ -234,7 +244,7 @@ function resolve(ctx: ResolveContext): ProfileResult {
       }
       const stripped = stripImports(r.text);
       for (const f of stripped.inFence) {
-        diags.push(diag('import-in-code', file, `@${f.written} is inside a code fence, so it is not an import: the agent receives the line as written.`, { text: r.text, start: f.start, end: f.end }));
+        diags.push(diag('import-in-code', file, `@${f.written} is inside a code fence, so it is not an import: the agent receives the line as written.`, { text: r.text, start: f.start, end: f.end }, { target: path.resolve(path.dirname(ctx.fs.isSymlink(file) ? ctx.fs.realPath(file) : file), f.written) }));
       }
       const s = base(file, kind, scope, { ...extra, ...size, status: 'loaded' });
       const item: Item = { source: s, content: stripped.content, stripped, text: r.text, diagnostics: diags, late, top };
@@ -386,6 +396,14 @@ function resolve(ctx: ResolveContext): ProfileResult {
       for (const e of ctx.fs.readDir(path.join(root, dir))) {
         const f = path.join(root, dir, e.name, 'SKILL.md');
         if (e.type === 'dir' && !files.includes(f) && ctx.fs.stat(f)?.type === 'file') {
+          // A committed link to a committed skill folder (.claude/skills/s -> ../../.agents/skills/s):
+          // the session's checkout has the link, so it reads the skill through it.
+          const real = linkedCommitted(path.join(root, dir, e.name), 'SKILL.md');
+          if (real) {
+            skillFiles.push(f);
+            committedAs.set(f, real);
+            continue;
+          }
           workOnlySkills.push({ source: base(f, 'skill', root, { ...sizes(workText(f) ?? ''), status: 'excluded', reason: absent }), diagnostics: notCommitted(f, undefined) });
         }
       }
@@ -418,6 +436,12 @@ function resolve(ctx: ResolveContext): ProfileResult {
       }
       if (charCount(name) > MAX_SKILL_NAME) {
         skip(`Its name is ${charCount(name)} characters, longer than 64: not listed.`, `This skill is not listed: its name is ${charCount(name)} characters, and a session lists only names of at most 64.`, size);
+        continue;
+      }
+      const sameFile = [...committedAs].find(([, real]) => real === file)?.[0];
+      if (names.has(name) && sameFile) {
+        // The folder a committed link points to: the same skill, listed once through the link.
+        skillItems.push({ source: base(file, 'skill', root, { ...size, status: 'duplicate', reason: `The same folder as ${rel(sameFile)}, which links to it: listed once.` }), diagnostics: [] });
         continue;
       }
       if (names.has(name)) {
@@ -565,6 +589,8 @@ export const scaling: Profile = {
   verified: 'docs',
   filePatterns: ['**/AGENTS.md', '**/CLAUDE.md', '.claude/skills/*/SKILL.md', '.agents/skills/*/SKILL.md'],
   mainFile: 'AGENTS.md',
+  // Hosted sessions read the files other agents keep: checked only when enabled.
+  evidence: { markers: [] },
   globalPaths: () => [],
   resolve,
 };

@@ -253,6 +253,48 @@ describe('claude-code', () => {
     assert.equal(startText(chainOf(empty, 'claude-code', '/r', { launchDir: '/r' })), block(entry('/r/AGENTS.md', PROJECT, 'agents')));
   });
 
+  it('an AGENTS.md imported by the CLAUDE.md beside it, or a CLAUDE.md symlink to it, is loaded once and not reported', () => {
+    const files = {
+      '/r/CLAUDE.md': '@AGENTS.md\n',
+      '/r/AGENTS.md': 'root agents',
+      '/r/a/CLAUDE.md': 'See @AGENTS.md for the rules.\n',
+      '/r/a/AGENTS.md': 'a agents',
+      '/r/a/x.ts': '',
+      '/r/b/AGENTS.md': 'b agents',
+      '/r/b/x.ts': '',
+    };
+    const t = tree(files);
+    t.fs.symlink('/r/b/CLAUDE.md', 'AGENTS.md');
+    const a = chainOf(t, 'claude-code', '/r/a/x.ts', { launchDir: '/r' });
+    assert.deepEqual(statuses(a), ['loaded /r/CLAUDE.md', 'loaded /r/AGENTS.md', 'on-read /r/a/CLAUDE.md', 'on-read /r/a/AGENTS.md']);
+    assert.deepEqual(a.diagnostics, []);
+    const b = chainOf(t, 'claude-code', '/r/b/x.ts', { launchDir: '/r' });
+    assert.deepEqual(statuses(b), ['loaded /r/CLAUDE.md', 'loaded /r/AGENTS.md', 'on-read /r/b/CLAUDE.md']);
+    assert.deepEqual(b.diagnostics, []);
+  });
+
+  it('a nested AGENTS.md skipped because of a CLAUDE.md higher up: the advice names a CLAUDE.md beside it, and following it loads the file', () => {
+    const files = { '/r/CLAUDE.md': 'root', '/r/pkg/AGENTS.md': 'pkg agents', '/r/pkg/x.ts': '' };
+    const before = chainOf(tree(files), 'claude-code', '/r/pkg/x.ts', { launchDir: '/r' });
+    const [d] = before.diagnostics;
+    assert.equal(d.code, 'not-loaded');
+    assert.equal(d.path, '/r/pkg/AGENTS.md');
+    assert.match(d.message, /^Claude Code never reads this AGENTS\.md: it skips AGENTS\.md files when a CLAUDE\.md exists higher up; to load it, create a CLAUDE\.md beside it containing "@AGENTS\.md"\.$/);
+    assert.deepEqual(d.data, { claudeMd: '/r/pkg/CLAUDE.md', importLine: '@AGENTS.md' });
+    // Launched in the package itself the root CLAUDE.md is still up the chain: never loaded.
+    assert.equal(chainOf(tree(files), 'claude-code', '/r/pkg/x.ts', { launchDir: '/r/pkg' }).diagnostics[0]?.code, 'not-loaded');
+    // Following the advice.
+    const after = chainOf(tree({ ...files, [d.data!.claudeMd]: `${d.data!.importLine}\n` }), 'claude-code', '/r/pkg/x.ts', { launchDir: '/r' });
+    assert.deepEqual(statuses(after), ['loaded /r/CLAUDE.md', 'on-read /r/pkg/CLAUDE.md', 'on-read /r/pkg/AGENTS.md']);
+    assert.deepEqual(after.diagnostics, []);
+    assert.match(after.onRead.map((p) => p.text).join(''), /pkg agents/);
+  });
+
+  it('a root AGENTS.md beside a CLAUDE.md that does not import it: add the line to that CLAUDE.md', () => {
+    const c = chainOf(tree({ '/r/CLAUDE.md': 'root', '/r/AGENTS.md': 'agents' }), 'claude-code', '/r', { launchDir: '/r' });
+    assert.deepEqual(c.diagnostics.map((d) => d.message), ['Claude Code never reads this AGENTS.md: it skips AGENTS.md files when the CLAUDE.md beside it does not import it; to load it, add a line "@AGENTS.md" to the CLAUDE.md beside it.']);
+  });
+
   it('no size cut: a 45,000-char file loads whole and is flagged', () => {
     const t = tree({ '/r/CLAUDE.md': 'x'.repeat(45_000) });
     const c = chainOf(t, 'claude-code', '/r', { launchDir: '/r' });

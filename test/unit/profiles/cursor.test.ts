@@ -31,7 +31,7 @@ describe('cursor', () => {
       { where: 'system', text: 'Database migrations' },
     ]);
     assert.deepEqual(c.onRead, [{ where: 'system', text: 'TypeScript rules.' }]);
-    assert.deepEqual(c.budget, { unit: 'chars', limit: null, perFile: null, used: '- Use tabs.'.length + 'Database migrations'.length });
+    assert.deepEqual(c.budget, { unit: 'chars', limit: null, perFile: null, used: '- Use tabs.'.length + 'Database migrations'.length, onRead: 'TypeScript rules.'.length });
     assert.deepEqual(c.diagnostics, []);
   });
 

@@ -291,6 +291,27 @@ describe('scaling', () => {
       assert.ok(c.diagnostics.some((d) => d.code === 'not-committed' && d.path === '/r/.agents/skills/local/SKILL.md'));
     });
 
+    it('a skill reached through a committed folder link is committed, and listed once', () => {
+      const committed: Record<string, string> = {
+        '/r/.agents/skills/s/SKILL.md': skill('s', 'Shared skill'),
+        '/r/.claude/skills/s': '../../.agents/skills/s',
+      };
+      const t = repo({ '/r/.agents/skills/s/SKILL.md': committed['/r/.agents/skills/s/SKILL.md'] }, committed);
+      t.fs.symlink('/r/.claude/skills/s', '../../.agents/skills/s');
+      const c = chainOf(t, 'scaling', '/r', { launchDir: '/r' });
+      assert.deepEqual(statuses(c), ['listed /r/.claude/skills/s/SKILL.md', 'duplicate /r/.agents/skills/s/SKILL.md']);
+      assert.deepEqual(c.diagnostics, []);
+      assert.equal(c.start[0].text, 's: Shared skill');
+    });
+
+    it('a skill behind a link that is not committed is not committed', () => {
+      const committed: Record<string, string> = { '/r/.agents/skills/s/SKILL.md': skill('s', 'Shared skill') };
+      const t = repo({ '/r/.agents/skills/s/SKILL.md': committed['/r/.agents/skills/s/SKILL.md'] }, committed);
+      t.fs.symlink('/r/.claude/skills/s', '../../.agents/skills/s');
+      const c = chainOf(t, 'scaling', '/r', { launchDir: '/r' });
+      assert.deepEqual(c.diagnostics.map((d) => `${d.code} ${d.path}`), ['not-committed /r/.claude/skills/s/SKILL.md']);
+    });
+
     it('at most 50 skills are listed', () => {
       const files: Record<string, string> = {};
       for (let i = 0; i < 51; i++) files[`/r/.claude/skills/s${String(i).padStart(2, '0')}/SKILL.md`] = skill(`s${i}`, 'd');

@@ -1,0 +1,267 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import { check } from '../../src/core/check';
+import { detectFromRepository, nodeMachineProbe, probeMachine, usedProfiles, versionNotice, withMachine } from '../../src/core/detect';
+import { mergeDiagnostics, relativePaths } from '../../src/core/merge';
+import type { Diagnostic } from '../../src/core/model';
+import { findProfile, PROFILES } from '../../src/core/profiles';
+import { chainOf, tree } from './fixture';
+
+// Classes of wrong or noisy diagnostics seen on real repositories, each as a small synthetic case.
+
+const CLI = path.resolve(__dirname, '../../../dist/cli.js');
+const profiles = (...ids: string[]) => ids.map((id) => findProfile(id)!);
+/** A work tree whose files are all tracked, as `check` lists them through git. */
+const repoTree = (files: Record<string, string>) => tree(files, { tracked: Object.keys(files) });
+const brief = (ds: Diagnostic[]) => ds.map((d) => `${d.severity} ${d.code} ${d.path}:${d.line + 1} [${(d.agents ?? []).join(',')}]`);
+
+describe('only true problems', () => {
+  it('import-in-code: npm scopes, CSS at-rules, decorators and JSDoc tags in code are silent; a token naming a real file is reported', () => {
+    const claude = [
+      '# Rules',
+      'Install `@scope/pkg` and use `@apply`, `@media`, `@tailwind base`, `@Component()` and `@param`.',
+      '```ts',
+      '@Injectable()',
+      'import x from "@google/genai";',
+      '```',
+      'See `@docs/style.md` for style.',
+    ].join('\n');
+    const t = tree({ '/r/CLAUDE.md': claude, '/r/docs/style.md': 'style' });
+    const c = chainOf(t, 'claude-code', '/r', { launchDir: '/r' });
+    assert.deepEqual(c.diagnostics.map((d) => `${d.code} ${d.message}`), ['import-in-code @docs/style.md is inside code, so Claude Code does not import it.']);
+    const cli = chainOf(tree({ '/r/CLAUDE.md': claude, '/r/docs/style.md': 'style' }), 'copilot-cli', '/r', { launchDir: '/r' });
+    assert.deepEqual(cli.diagnostics.filter((d) => d.code === 'import-in-code').map((d) => d.data?.target), ['/r/docs/style.md']);
+    // Gemini CLI takes `@` only after white space: in a fenced block, the same rule.
+    const gemini = '```\n@scope/pkg\n@apply\n@docs/style.md\n```\n';
+    const g = chainOf(tree({ '/r/GEMINI.md': gemini, '/r/docs/style.md': 'style' }), 'gemini-cli', '/r', { launchDir: '/r' });
+    assert.deepEqual(g.diagnostics.filter((d) => d.code === 'import-in-code').map((d) => d.data?.target), ['/r/docs/style.md']);
+  });
+
+  it('one problem several agents share is one entry naming them, with their ids', () => {
+    const t = repoTree({ '/r/.git/HEAD': '', '/r/CLAUDE.md': '@docs/missing.md\n', '/r/AGENTS.md': 'a' });
+    const r = check(t.host, '/r', profiles('claude-code', 'copilot-cli'), { home: '/home/u', env: {} });
+    const missing = r.diagnostics.filter((d) => d.code === 'import-missing');
+    assert.equal(missing.length, 1);
+    assert.deepEqual(missing[0].agents, ['claude-code', 'copilot-cli']);
+    assert.match(missing[0].message, /^Claude Code, GitHub Copilot CLI: @docs\/missing\.md points to docs\/missing\.md, which does not exist; the agent silently ignores it\.$/);
+    // Unmerged on request: one per agent.
+    const raw = check(t.host, '/r', profiles('claude-code', 'copilot-cli'), { home: '/home/u', env: {}, merge: false });
+    assert.equal(raw.diagnostics.filter((d) => d.code === 'import-missing').length, 2);
+  });
+
+  it('a file reached through a symlink is reported once, at the real file', () => {
+    const t = repoTree({ '/r/.git/HEAD': '', '/r/AGENTS.md': 'text\n@gone.md\n', '/r/pkg/AGENTS.md': 'p\n' });
+    t.fs.symlink('/r/CLAUDE.md', 'AGENTS.md');
+    t.fs.symlink('/r/pkg/CLAUDE.md', 'AGENTS.md');
+    const r = check(t.host, '/r', profiles('claude-code'), { home: '/home/u', env: {} });
+    assert.deepEqual(brief(r.diagnostics), ['error import-missing /r/AGENTS.md:2 [claude-code]']);
+  });
+
+  it('a message that does not name its agent gets the name in front; paths are relative to the folder or ~/', () => {
+    const merged = mergeDiagnostics([
+      { path: '/r/a.md', line: 0, column: 0, endLine: 0, endColumn: 0, severity: 'warning', code: 'not-committed', message: 'Not committed on main: a session reads guidance only from the default branch.', agents: ['scaling'] },
+    ]);
+    assert.equal(merged[0].message, 'Scaling (hosted agent sessions): Not committed on main: a session reads guidance only from the default branch.');
+    assert.equal(
+      relativePaths('@x is outside the launch directory (/w/repo); not found at /w/repo/docs/x.md, see /home/u/.claude/CLAUDE.md or /w/repo.', { root: '/w/repo', home: '/home/u' }),
+      '@x is outside the launch directory (the workspace folder); not found at docs/x.md, see ~/.claude/CLAUDE.md or the workspace folder.',
+    );
+  });
+
+  it('a link with a #fragment is checked without it', () => {
+    const t = tree({
+      '/r/.github/copilot-instructions.md': 'See [style](../docs/style.md#tabs) and [gone](../docs/gone.md#x).\n',
+      '/r/docs/style.md': 'tabs',
+    });
+    const c = chainOf(t, 'copilot', '/r/a.ts', { launchDir: '/r' });
+    assert.deepEqual(c.diagnostics.filter((d) => d.code === 'import-missing').map((d) => d.data?.target), ['/r/docs/gone.md']);
+  });
+
+  it("Codex not loading a nested AGENTS.md below the launch folder is a hint, not a problem", () => {
+    const t = repoTree({ '/r/.git/HEAD': '', '/r/AGENTS.md': 'root', '/r/pkg/AGENTS.md': 'pkg', '/r/pkg/x.ts': '' });
+    const r = check(t.host, '/r', profiles('codex'), { home: '/home/u', env: {} });
+    assert.deepEqual(brief(r.diagnostics), ['hint not-loaded /r/pkg/AGENTS.md:1 [codex]']);
+  });
+
+  it('glob-no-match: a dead glob of a rule whose other glob matches is a hint; a rule that can never load is a warning', () => {
+    const t = repoTree({
+      '/r/.git/HEAD': '',
+      '/r/CLAUDE.md': 'x',
+      '/r/.claude/rules/ts.md': '---\npaths: ["src/**/*.ts", "legacy/**/*.js"]\n---\nts\n',
+      '/r/.claude/rules/py.md': '---\npaths: ["**/*.py"]\n---\npy\n',
+      '/r/src/a.ts': '',
+    });
+    const r = check(t.host, '/r', profiles('claude-code'), { home: '/home/u', env: {} });
+    assert.deepEqual(r.diagnostics.map((d) => `${d.severity} ${path.basename(d.path)} ${d.message}`), [
+      'hint ts.md "legacy/**/*.js" matches no file in the workspace folder; Claude Code will never load this rule for those patterns.',
+      'warning py.md "**/*.py" matches no file in the workspace folder; Claude Code will never load this rule.',
+    ]);
+  });
+
+  it('the budget reports start and on read apart: a chain whose files all load on read does not use 0', () => {
+    const t = tree({ '/r/pkg/CLAUDE.md': 'p'.repeat(120), '/r/pkg/x.ts': '' });
+    const c = chainOf(t, 'claude-code', '/r/pkg/x.ts', { launchDir: '/r' });
+    assert.deepEqual([c.budget.used, c.budget.onRead], [0, 120]);
+  });
+
+  it('Copilot CLI: a CLAUDE.md that links to AGENTS.md shares it on purpose, not a duplicate to fix; two copies are', () => {
+    const t = tree({ '/r/.git/HEAD': '', '/r/AGENTS.md': 'same', '/r/GEMINI.md': 'same' });
+    t.fs.symlink('/r/CLAUDE.md', 'AGENTS.md');
+    const c = chainOf(t, 'copilot-cli', '/r', { launchDir: '/r' });
+    assert.deepEqual(c.diagnostics.filter((d) => d.code === 'duplicate-content').map((d) => d.path), ['/r/GEMINI.md']);
+    assert.ok(c.sources.some((s) => s.path === '/r/CLAUDE.md' && s.status === 'duplicate'));
+  });
+
+  it('every profile is in the registry once (merging names them by id)', () => {
+    assert.equal(new Set(PROFILES.map((p) => p.id)).size, PROFILES.length);
+  });
+});
+
+describe('check on the command line', () => {
+  const repo = () => {
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'il-precision-')));
+    const lines = Array.from({ length: 400 }, (_, i) => `@missing-${i}.md`).join('\n');
+    fs.writeFileSync(path.join(root, 'CLAUDE.md'), `${lines}\n`);
+    fs.mkdirSync(path.join(root, 'pkg'));
+    fs.writeFileSync(path.join(root, 'AGENTS.md'), 'root\n');
+    fs.writeFileSync(path.join(root, 'pkg', 'AGENTS.md'), 'pkg\n');
+    spawnSync('git', ['init', '-q'], { cwd: root });
+    spawnSync('git', ['add', '-A'], { cwd: root });
+    return root;
+  };
+
+  it('writing to a closed pipe (check . | head -1) ends quietly', () => {
+    const root = repo();
+    try {
+      const r = spawnSync('sh', ['-c', `node ${JSON.stringify(CLI)} check . --agent claude-code --agent codex | head -1; echo "exit=\${PIPESTATUS:-}"`], { cwd: root, encoding: 'utf8', env: { ...process.env, HOME: '/nonexistent-home' } });
+      assert.equal(r.stdout.split('\n')[0], 'CLAUDE.md:1:1: error import-missing: @missing-0.md points to missing-0.md, which does not exist; Claude Code silently ignores it.');
+      assert.equal(r.stderr, '');
+      const status = spawnSync('bash', ['-c', `set -o pipefail; node ${JSON.stringify(CLI)} check . | head -1 >/dev/null`], { cwd: root, encoding: 'utf8', env: { ...process.env, HOME: '/nonexistent-home' } });
+      assert.ok(status.status === 0 || status.status === 1, `exit ${status.status}`);
+      assert.equal(status.stderr, '');
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('hints only with --verbose; JSON keeps path, line, severity, code, message and adds agents', () => {
+    const root = repo();
+    try {
+      const run = (...args: string[]) => spawnSync(process.execPath, [CLI, 'check', '.', '--agent', 'codex', ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, HOME: '/nonexistent-home' } });
+      const quiet = run();
+      assert.equal(quiet.status, 0, quiet.stderr);
+      assert.match(quiet.stdout, /^2 instruction files checked \(found via git\) for Codex CLI \(--agent\): 0 errors, 0 other \(1 hint with --verbose\)\.$/m);
+      assert.doesNotMatch(quiet.stdout, /not-loaded/);
+      const verbose = run('--verbose');
+      assert.match(verbose.stdout, /^pkg\/AGENTS\.md:1:1: hint not-loaded: Codex does not load this file when launched in the workspace folder: .* Start Codex in pkg \(or below\) to load it\.$/m);
+      const json = JSON.parse(run('--json', '--verbose').stdout);
+      assert.deepEqual(json.diagnostics.map((d: Record<string, unknown>) => Object.keys(d)), [['path', 'line', 'column', 'severity', 'code', 'message', 'agents']]);
+      assert.deepEqual(json.diagnostics[0].agents, ['codex']);
+      assert.deepEqual(JSON.parse(run('--json').stdout).diagnostics, []);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('which agents a workspace uses', () => {
+  const ids = (files: string[]) => usedProfiles(detectFromRepository(files, PROFILES)).map((p) => p.id);
+
+  it('each agent by its own files; AGENTS.md marks Codex; claw-code, CAR and hosted sessions only by their own marks', () => {
+    assert.deepEqual(ids(['CLAUDE.md', 'AGENTS.md', 'src/a.ts']), ['claude-code', 'codex']);
+    assert.deepEqual(ids(['pkg/CLAUDE.local.md']), ['claude-code']);
+    assert.deepEqual(ids(['.claude/settings.json']), ['claude-code']);
+    assert.deepEqual(ids(['GEMINI.md']), ['gemini-cli']);
+    assert.deepEqual(ids(['.cursor/rules/a.mdc']), ['cursor']);
+    assert.deepEqual(ids(['.github/copilot-instructions.md']), ['copilot-cli', 'copilot']);
+    assert.deepEqual(ids(['CLAW.md', 'CLAUDE.md']), ['claude-code', 'claw-code', 'claw-code@head']);
+    // Nothing marks any agent: the common agents are checked, never those with no marks of their own.
+    assert.deepEqual(ids(['README.md']), PROFILES.filter((p) => p.evidence.markers.length).map((p) => p.id));
+    assert.ok(!ids(['README.md']).includes('car') && !ids(['README.md']).includes('scaling'));
+    const why = detectFromRepository(['CLAUDE.md', 'a/CLAUDE.md', 'b/CLAUDE.md', 'c/CLAUDE.md'], PROFILES).find((d) => d.profile.id === 'claude-code')!;
+    assert.deepEqual(why.evidence, ['CLAUDE.md', 'a/CLAUDE.md', '…']);
+  });
+
+  it('the machine adds its evidence: a CLI on PATH with its version, a folder in the home; the version notice', async () => {
+    const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'il-detect-')));
+    try {
+      fs.mkdirSync(path.join(tmp, 'bin'));
+      fs.mkdirSync(path.join(tmp, 'home', '.gemini'), { recursive: true });
+      fs.writeFileSync(path.join(tmp, 'bin', 'claude'), '#!/bin/sh\necho "9.9.9 (Claude Code)"\n', { mode: 0o755 });
+      const machine = await probeMachine(PROFILES, nodeMachineProbe(path.join(tmp, 'home'), { PATH: path.join(tmp, 'bin') }));
+      const ds = withMachine(detectFromRepository(['AGENTS.md'], PROFILES), machine);
+      assert.deepEqual(ds.filter((d) => d.used).map((d) => `${d.profile.id}: ${d.evidence.join(', ')}`), [
+        'claude-code: claude 9.9.9 on PATH',
+        'codex: AGENTS.md',
+        'gemini-cli: ~/.gemini',
+      ]);
+      const claude = ds.find((d) => d.profile.id === 'claude-code')!;
+      assert.equal(claude.installed, '9.9.9');
+      assert.equal(versionNotice(claude.profile, claude.installed), `Claude Code 9.9.9 is installed; Instruction Lens models ${claude.profile.agentVersion}, so what it shows may differ.`);
+      assert.equal(versionNotice(claude.profile, claude.profile.agentVersion), undefined);
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
+  it('check decides from the repository: a CLAUDE.md-only repository is not checked for claw-code\'s 4,000-character cut', () => {
+    const t = repoTree({ '/r/.git/HEAD': '', '/r/CLAUDE.md': `@AGENTS.md\n${'x'.repeat(5000)}`, '/r/AGENTS.md': 'y'.repeat(5000) });
+    const choose = (files: readonly string[]) => usedProfiles(detectFromRepository(files, PROFILES));
+    const r = check(t.host, '/r', choose, { home: '/home/u', env: {} });
+    assert.deepEqual(r.agents, ['claude-code', 'codex']);
+    assert.deepEqual(r.diagnostics.filter((d) => d.severity !== 'hint'), []);
+    const all = check(t.host, '/r', PROFILES, { home: '/home/u', env: {} });
+    assert.ok(all.diagnostics.some((d) => d.code === 'file-truncated' && d.agents?.includes('claw-code')), 'pinned, claw-code still reports its cut');
+  });
+});
+
+describe('suppression, as teams expect from a linter', () => {
+  const files = {
+    '/r/.git/HEAD': '',
+    '/r/CLAUDE.md': '@AGENTS.md\n<!-- instruction-lens-disable-next-line import-missing -->\n@docs/planned.md\n@docs/gone.md\n',
+    '/r/AGENTS.md': 'a',
+    '/r/pkg/AGENTS.md': 'p',
+    '/r/pkg/x.ts': '',
+    '/r/legacy/AGENTS.md': '<!-- instruction-lens-disable-file -->\nOld.\n',
+  };
+
+  it('inline: disable-next-line covers the line below for the codes named; disable-file the whole file; the agents never see the comment', () => {
+    const t = repoTree({ ...files, '/r/CLAUDE.md': files['/r/CLAUDE.md'].replace('@AGENTS.md\n', '') + 'x', '/r/sub/CLAUDE.md': '<!-- instruction-lens-disable-next-line import-cycle -->\n@gone.md\n' });
+    const r = check(t.host, '/r', profiles('claude-code'), { home: '/home/u', env: {} });
+    // Only legacy/AGENTS.md's not-loaded and CLAUDE.md's first broken import are suppressed.
+    assert.deepEqual(brief(r.diagnostics).sort(), [
+      'error import-missing /r/CLAUDE.md:3 [claude-code]',
+      'error import-missing /r/sub/CLAUDE.md:2 [claude-code]',
+      'info not-loaded /r/AGENTS.md:1 [claude-code]',
+      'info not-loaded /r/pkg/AGENTS.md:1 [claude-code]',
+    ]);
+    const c = chainOf(t, 'claude-code', '/r', { launchDir: '/r' });
+    assert.doesNotMatch(c.start[0].text, /instruction-lens-disable/);
+  });
+
+  it('.instruction-lens.jsonc names the agents and the codes turned off; read with comments; a bad file is reported, not crashed on', () => {
+    const config = '{\n  // This repository uses Codex only.\n  "agents": ["codex"],\n  "disable": ["not-loaded",],\n}\n';
+    const t = repoTree({ ...files, '/r/.instruction-lens.jsonc': config });
+    const r = check(t.host, '/r', (f) => usedProfiles(detectFromRepository(f, PROFILES)), { home: '/home/u', env: {} });
+    assert.deepEqual([r.agents, r.agentsFrom], [['codex'], 'config']);
+    assert.deepEqual(r.diagnostics, []);
+    // Pinned agents win over the file; its disabled codes still hold.
+    const pinned = check(t.host, '/r', profiles('claude-code'), { home: '/home/u', env: {} });
+    assert.deepEqual(brief(pinned.diagnostics), ['error import-missing /r/CLAUDE.md:4 [claude-code]']);
+
+    const bad = repoTree({ ...files, '/r/.instruction-lens.jsonc': '{ "agents": ["codex", "claude"], "disable": "all", "extra": 1 }' });
+    const b = check(bad.host, '/r', (f) => usedProfiles(detectFromRepository(f, PROFILES)), { home: '/home/u', env: {} });
+    assert.deepEqual(b.diagnostics.filter((d) => d.code === 'lens-config-invalid').map((d) => d.message), [
+      '"extra" in .instruction-lens.jsonc is not a setting Instruction Lens reads (it reads "agents" and "disable").',
+      '"agents" in .instruction-lens.jsonc names "claude", not agent ids Instruction Lens knows (claude-code, claw-code, claw-code@head, codex, gemini-cli, cursor, car, scaling, copilot-cli, copilot).',
+      '"disable" in .instruction-lens.jsonc must be a list of rule codes; it is ignored.',
+    ]);
+    const broken = repoTree({ ...files, '/r/.instruction-lens.jsonc': '{ "agents": [' });
+    const k = check(broken.host, '/r', profiles('codex'), { home: '/home/u', env: {} });
+    assert.match(k.diagnostics[0].message, /^\.instruction-lens\.jsonc does not parse \(\w+ at 1:\d+\); it is ignored\.$/);
+  });
+});
