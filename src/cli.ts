@@ -304,7 +304,7 @@ function chainJson(c: Chain) {
     sources: c.sources.map((s) => ({
       path: s.path, kind: s.kind, scope: s.scope, loads: s.loads, status: s.status, chars: s.chars, bytes: s.bytes,
       injectedChars: s.injectedChars, injectedBytes: s.injectedBytes, importedBy: s.importedBy ?? null, reason: s.reason,
-      ...(s.globs ? { globs: s.globs } : {}), ...(s.cutAt ? { cutAt: { line: s.cutAt.line + 1, column: s.cutAt.column + 1 } } : {}),
+      ...(s.globs ? { globs: s.globs } : {}), ...(s.sentTwice ? { sentTwice: s.sentTwice } : {}), ...(s.cutAt ? { cutAt: { line: s.cutAt.line + 1, column: s.cutAt.column + 1 } } : {}),
     })),
     budget: { unit: c.budget.unit, limit: c.budget.limit, used: c.budget.used, onRead: c.budget.onRead ?? 0 },
     diagnostics: c.diagnostics.map(diagJson),
@@ -322,7 +322,7 @@ function chainText(c: Chain): string {
     return r.startsWith('..') ? p : r;
   };
   const rows = c.sources.map((s, i) => [
-    String(i + 1), s.loads, s.status, s.kind, String(s.chars), String(s.injectedChars), (s.importedBy ? '  ↳ ' : '') + rel(s.path), s.reason,
+    String(i + 1), s.loads, s.status, s.kind, String(s.chars), String(s.injectedChars), (s.importedBy ? '  ↳ ' : '') + rel(s.path), s.sentTwice ? `${s.reason} Sent twice: ${s.sentTwice}` : s.reason,
   ]);
   const lines = [
     `${c.agent} ${c.agentVersion} — ${c.target}`,

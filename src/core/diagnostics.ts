@@ -18,6 +18,7 @@ export const RULES = {
   'chain-over-budget': { severity: 'warning', title: 'Chain over the total budget' },
   'large-file': { severity: 'warning', title: 'File over 40,000 characters' },
   'duplicate-content': { severity: 'info', title: 'Duplicate content' },
+  'duplicate-injection': { severity: 'info', title: 'The same file sent twice' },
   'name-case': { severity: 'warning', title: 'Loaded because its name matches ignoring case' },
   'glob-invalid': { severity: 'error', title: 'Invalid glob' },
   'glob-no-match': { severity: 'warning', title: 'Glob matches no file' },

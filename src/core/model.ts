@@ -52,6 +52,11 @@ export interface Source {
   reason: string;
   /** Globs that scope a conditional rule (paths:, applyTo, globs). */
   globs?: string[];
+  /**
+   * Set when the agent sends this file's text a second time in the same conversation (this entry
+   * is the second copy): one sentence saying how the first copy arrived.
+   */
+  sentTwice?: string;
   /** Where the agent's cut falls (0-based line/column in the file), for truncated sources. */
   cutAt?: { line: number; column: number };
 }

@@ -133,7 +133,9 @@ function describe(source: Source, { chain }: ActiveChain): string {
     const of = chain.budget.limit ?? chain.budget.used;
     if (of > 0) parts.push(`${Math.round((sent / of) * 100)}%`);
   }
-  parts.push(STATUS_LABEL[source.status], scopeText(source, chain));
+  parts.push(STATUS_LABEL[source.status]);
+  if (source.sentTwice) parts.push('sent twice');
+  parts.push(scopeText(source, chain));
   return parts.join(' · ');
 }
 
@@ -150,6 +152,7 @@ function tooltip(source: Source, { chain, profile }: ActiveChain): vscode.Markdo
   ];
   if (source.importedBy) facts.push(`imported by: ${displayPath(source.importedBy, chain)}`);
   if (source.cutAt) facts.push(`cut at: line ${source.cutAt.line + 1}, column ${source.cutAt.column + 1}`);
+  if (source.sentTwice) facts.push(`sent twice: ${source.sentTwice}`);
   md.appendMarkdown(facts.map((f) => `- ${escapeMarkdown(f)}`).join('\n'));
   md.appendMarkdown(`\n\n_${escapeMarkdown(profile.agent)} ${escapeMarkdown(profile.agentVersion)}_`);
   return md;

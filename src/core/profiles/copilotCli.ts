@@ -80,6 +80,11 @@ function importRefs(text: string): ImportRef[] {
   return out;
 }
 
+interface Size {
+  chars: number;
+  bytes: number;
+}
+
 interface Doc {
   /** Text as the CLI sees it: lossy UTF-8, byte order mark dropped (observed p18, p24). */
   text: string;
@@ -110,6 +115,10 @@ class Resolver {
   readonly cwd: string;
   readonly configDir: string;
   readonly realRoot: string;
+  /** Files whose text is in the prompt, by real path: how each arrived first. */
+  private readonly sent = new Map<string, { how: string; source: Source }>();
+  /** Above 0 while the imports of a second copy are inlined. */
+  private quiet = 0;
 
   constructor(readonly ctx: ResolveContext) {
     this.cwd = ctx.launchDir;
@@ -155,10 +164,46 @@ class Resolver {
     return { path: file, kind, scope, loads, status, ...size, injectedChars: 0, injectedBytes: 0, reason, ...extra };
   }
 
-  inject(s: Source, text: string): void {
+  /** What a source itself adds to the prompt: its text, less the imported text inlined into it (counted on the imports' own entries). */
+  inject(s: Source, text: string, imported: Size = { chars: 0, bytes: 0 }): void {
     const z = sizes(text);
-    s.injectedChars = z.chars;
-    s.injectedBytes = z.bytes;
+    s.injectedChars = z.chars - imported.chars;
+    s.injectedBytes = z.bytes - imported.bytes;
+  }
+
+  /**
+   * Note one arrival of a file's text in the prompt; the second arrival of the same file (by its
+   * real path) is marked "sent twice" and reported, saying both ways (observed on real
+   * repositories: an AGENTS.md block, and the same file inlined by a CLAUDE.md's `@AGENTS.md`).
+   */
+  arrives(s: Source, how: string, place?: { file: string; text: string; start: number; end: number }): void {
+    const real = this.ctx.fs.realPath(s.path);
+    const first = this.sent.get(real);
+    if (!first) {
+      this.sent.set(real, { how, source: s });
+      return;
+    }
+    s.sentTwice = `Also sent ${first.how}.`;
+    // Inside a second copy, every file it inlines is a second copy too: one diagnostic says it.
+    if (this.quiet) return;
+    const name = path.relative(this.root, s.path).split(path.sep).join('/') || s.path;
+    this.diagnostics.push(diag(
+      'duplicate-injection', place?.file ?? s.path,
+      `${AGENT} sends ${name} twice: ${first.how}, and again ${how}. The second copy costs context and adds nothing.` + (
+        path.basename(place?.file ?? '') === 'CLAUDE.md' && path.basename(s.path) === 'AGENTS.md'
+          ? ' If the import is there for Claude Code, a CLAUDE.md that is a symlink to AGENTS.md serves both, and this agent then sends the text once.'
+          : ' Drop one of the two ways.'),
+      place, { first: first.source.path },
+    ));
+  }
+
+  quietIf<T>(on: boolean, fn: () => T): T {
+    if (on) this.quiet++;
+    try {
+      return fn();
+    } finally {
+      if (on) this.quiet--;
+    }
   }
 
   /** Whether `p` (after symlinks) lies inside the repository root. */
@@ -174,8 +219,9 @@ class Resolver {
    * same top file becomes a self-closing `skipped="already-loaded"` marker. Anything else
    * (missing, a directory, absolute, `~/`, outside the repository, 9th level) stays as text, silently.
    */
-  expandImports(text: string, file: string, scope: string, loads: Source['loads'], visited: Set<string>, depth: number, stack: string[]): string {
+  expandImports(text: string, file: string, scope: string, loads: Source['loads'], visited: Set<string>, depth: number, stack: string[]): { text: string; imported: Size } {
     const spans = codeSpans(text);
+    const imported: Size = { chars: 0, bytes: 0 };
     let out = '';
     let last = 0;
     for (const { start: at, end, path: token } of importRefs(text)) {
@@ -184,15 +230,20 @@ class Resolver {
         this.diagnostics.push(diag('import-in-code', file, `@${token} is inside code, so ${AGENT} does not import it.`, place, { target: path.resolve(path.dirname(file), token) }));
         continue;
       }
-      const insert = this.follow(token, file, scope, loads, visited, depth, stack, place);
-      if (insert === undefined) continue;
-      out += text.slice(last, end) + insert;
+      const r = this.follow(token, file, scope, loads, visited, depth, stack, place);
+      if (r === undefined) continue;
+      if (r.imported) {
+        const z = sizes(r.insert);
+        imported.chars += z.chars;
+        imported.bytes += z.bytes;
+      }
+      out += text.slice(last, end) + r.insert;
       last = end;
     }
-    return out + text.slice(last);
+    return { text: out + text.slice(last), imported };
   }
 
-  private follow(token: string, importer: string, scope: string, loads: Source['loads'], visited: Set<string>, depth: number, stack: string[], place: { text: string; start: number; end: number }): string | undefined {
+  private follow(token: string, importer: string, scope: string, loads: Source['loads'], visited: Set<string>, depth: number, stack: string[], place: { text: string; start: number; end: number }): { insert: string; imported: boolean } | undefined {
     const target = path.resolve(path.dirname(importer), token);
     const skipped = (status: Source['status'], reason: string) => {
       const st = this.ctx.fs.stat(target);
@@ -222,7 +273,7 @@ class Resolver {
       const cycle = stack.includes(target);
       skipped('duplicate', cycle ? 'An import cycle: this file is already being inlined, so the CLI inserts an "already-loaded" marker.' : 'Already inlined earlier for the same file; the CLI inserts an "already-loaded" marker instead.');
       if (cycle) this.diagnostics.push(diag('import-cycle', importer, `@${token} leads back to ${path.basename(target)}, which is already being inlined; ${AGENT} inserts an "already-loaded" marker.`, place));
-      return `\n\n<imported_custom_instruction source="${target}" skipped="already-loaded" />`;
+      return { insert: `\n\n<imported_custom_instruction source="${target}" skipped="already-loaded" />`, imported: false };
     }
     if (depth + 1 > MAX_IMPORT_DEPTH) {
       skipped('excluded', `${depth + 1} imports deep; ${AGENT} inlines at most ${MAX_IMPORT_DEPTH} levels and leaves this line as text.`);
@@ -237,9 +288,14 @@ class Resolver {
     this.sources.push(s);
     // Only the tags that would close or open an import block are neutralised (observed p4, p18).
     const own = doc.text.replace(/<(\/?)imported_custom_instruction/g, '&lt;$1imported_custom_instruction');
-    const body = this.expandImports(own, target, scope, loads, visited, depth + 1, [...stack, target]).trimEnd();
-    this.inject(s, body);
-    return `\n\n<imported_custom_instruction source="${target}">\n${body}\n</imported_custom_instruction>`;
+    const rel = (p: string) => path.relative(this.root, p).split(path.sep).join('/');
+    const within = stack[0] !== importer ? ` (inside ${rel(stack[0])}'s block)` : '';
+    this.arrives(s, `inlined into ${rel(importer)}${within} by its @${token}${loads === 'on-read' ? ' when the agent reads a file there' : ''}`, { file: importer, ...place });
+    const expanded = this.quietIf(!!s.sentTwice, () => this.expandImports(own, target, scope, loads, visited, depth + 1, [...stack, target]));
+    const body = expanded.text.trimEnd();
+    const insert = `\n\n<imported_custom_instruction source="${target}">\n${body}\n</imported_custom_instruction>`;
+    this.inject(s, insert, expanded.imported);
+    return { insert, imported: true };
   }
 
   /** Parse a `.github/instructions` / `.claude/rules` file. */
@@ -430,9 +486,11 @@ function findBlocks(r: Resolver, dirs: string[], between: string[]): string[] {
     const s = r.source(c.file, c.kind, c.scope, 'start', 'loaded', doc, '');
     r.sources.push(s);
     r.warnCase(c.file, c.name, 'at start, in every session');
-    const content = IMPORTING.has(c.name) ? r.expandImports(doc.text, c.file, c.scope, 'start', new Set([c.file]), 0, [c.file]) : doc.text;
+    r.arrives(s, 'as its own block at start');
+    const expanded = IMPORTING.has(c.name) ? r.quietIf(!!s.sentTwice, () => r.expandImports(doc.text, c.file, c.scope, 'start', new Set([c.file]), 0, [c.file])) : { text: doc.text, imported: undefined };
+    const content = expanded.text;
     s.reason = reasonForBlock(c.scope, r, content !== doc.text);
-    r.inject(s, content);
+    r.inject(s, content, expanded.imported);
     blocks.push(`<custom_instruction>\n${content}\n</custom_instruction>`);
   }
   return blocks;
@@ -573,8 +631,10 @@ function onReadFolderFiles(r: Resolver, d: string, sentOnRead: Map<string, strin
     const s = r.source(file, 'project', d, 'on-read', 'on-read', doc, `Below the launch directory: ${AGENT} adds it in a reminder when it reads a file here.`);
     r.sources.push(s);
     r.warnCase(file, name, 'when the agent reads a file in this folder');
-    const content = IMPORTING.has(path.basename(name)) ? r.expandImports(doc.text, file, d, 'on-read', new Set([file]), 0, [file]) : doc.text;
-    r.inject(s, content);
+    r.arrives(s, `in the reminder for ${path.relative(r.root, d).split(path.sep).join('/')}/ when the agent reads a file there`);
+    const expanded = IMPORTING.has(path.basename(name)) ? r.quietIf(!!s.sentTwice, () => r.expandImports(doc.text, file, d, 'on-read', new Set([file]), 0, [file])) : { text: doc.text, imported: undefined };
+    const content = expanded.text;
+    r.inject(s, content, expanded.imported);
     // Named by its real path, relative to the repository root (observed p23).
     texts.push(reminder(path.relative(r.realRoot, fs.realPath(file)).split(path.sep).join('/'), content));
   }

@@ -382,6 +382,44 @@ describe('copilot-cli: matching and on read', () => {
     assert.equal(c.sources.find((s) => s.path === '/r/a/b/CLAUDE.md')?.status, 'duplicate');
   });
 
+  it('counts imported text once: the budget is what the blocks hold (scenario sent-twice)', () => {
+    const t = tree({
+      '/r/.git/HEAD': '',
+      '/r/AGENTS.md': '# Agents\n@docs/POLICY.md\n',
+      '/r/CLAUDE.md': 'See @AGENTS.md for the rules.\nAlso read @docs/POLICY.md first.\n',
+      '/r/docs/POLICY.md': 'x'.repeat(1000) + '\n',
+    });
+    const c = cli(t, '/r', '/r');
+    const blocks = [...startText(c).matchAll(/<custom_instruction>\n([\s\S]*?)\n<\/custom_instruction>/g)].map((m) => m[1]);
+    assert.equal(blocks.length, 2);
+    // The policy is in the prompt twice (in AGENTS.md's block, and in the copy of AGENTS.md inlined into CLAUDE.md): counted twice, not four times.
+    assert.equal(c.budget.used, blocks.reduce((n, b) => n + [...b].length, 0));
+    assert.equal(c.sources.filter((s) => s.status === 'loaded').reduce((n, s) => n + s.injectedChars, 0), c.budget.used);
+  });
+
+  it('says where a file is sent twice, and marks the second copy "sent twice" (scenario sent-twice)', () => {
+    const t = tree({
+      '/r/.git/HEAD': '',
+      '/r/AGENTS.md': 'agents\n@docs/p.md\n',
+      '/r/CLAUDE.md': 'See @AGENTS.md for the rules.\n',
+      '/r/docs/p.md': 'policy\n',
+      '/r/api/AGENTS.md': 'api\n',
+      '/r/api/CLAUDE.md': '@AGENTS.md\n',
+      '/r/api/x.ts': '',
+    });
+    const c = cli(t, '/r/api/x.ts', '/r');
+    const dup = c.diagnostics.filter((d) => d.code === 'duplicate-injection');
+    assert.deepEqual(dup.map((d) => `${d.severity} ${d.path}:${d.line}:${d.column}`), ['info /r/CLAUDE.md:0:4', 'info /r/api/CLAUDE.md:0:0']);
+    assert.equal(dup[0].message, 'Copilot CLI sends AGENTS.md twice: as its own block at start, and again inlined into CLAUDE.md by its @AGENTS.md. The second copy costs context and adds nothing. If the import is there for Claude Code, a CLAUDE.md that is a symlink to AGENTS.md serves both, and this agent then sends the text once.');
+    assert.match(dup[1].message, /sends api\/AGENTS\.md twice: in the reminder for api\/ when the agent reads a file there, and again inlined into api\/CLAUDE\.md/);
+    // The second copies: AGENTS.md inside CLAUDE.md, the policy inside that copy (no diagnostic of its own), api/AGENTS.md inside api/CLAUDE.md.
+    assert.deepEqual(c.sources.filter((s) => s.sentTwice).map((s) => `${s.path} ← ${s.importedBy}`), ['/r/AGENTS.md ← /r/CLAUDE.md', '/r/docs/p.md ← /r/AGENTS.md', '/r/api/AGENTS.md ← /r/api/CLAUDE.md']);
+    // A CLAUDE.md that links to AGENTS.md is sent once: nothing to say.
+    const linked = tree({ '/r/.git/HEAD': '', '/r/AGENTS.md': 'agents\n' });
+    linked.fs.symlink('/r/CLAUDE.md', '/r/AGENTS.md');
+    assert.deepEqual(cli(linked, '/r', '/r').diagnostics.filter((d) => d.code === 'duplicate-injection'), []);
+  });
+
   it('reads invalid UTF-8 lossily and says so (p24)', () => {
     const t = tree({ '/r/.git/HEAD': '', '/r/AGENTS.md': new Uint8Array([0x41, 0xff, 0x0a]) });
     const c = cli(t, '/r', '/r');
