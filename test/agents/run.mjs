@@ -216,7 +216,10 @@ if (!repoMode) for (const agent of onlyAgents) {
   describe(agent, { concurrency: true }, () => {
     for (const scenario of scenarios.filter((s) => s.agents.includes(agent))) {
       for (const phase of scenario.readFile ? ['start', 'on-read'] : ['start']) {
-        it(`${scenario.name} — ${phase}`, { timeout: 300_000 }, async () => {
+        // No test timeout: every case of an agent starts at once and waits its turn in `limit`,
+        // so a timeout would count the queue (cases were cancelled on a loaded machine); the agent
+        // run and our render have their own time limits (90 s and 60 s).
+        it(`${scenario.name} — ${phase}`, async () => {
           if (install) assert.fail(`the agent CLIs could not be installed: ${install.message}`);
           await limit(() => runCase(agent, scenario, phase));
         });
