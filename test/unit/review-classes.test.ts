@@ -145,6 +145,32 @@ describe('classes from the real-world review', () => {
     assert.ok((ds[0].agents ?? []).includes('claude-code'), list(ds));
   });
 
+  it('GitHub handles and package names in prose give no import-missing where the agent leaves the text as written; a broken path still does', () => {
+    const text = [
+      '# Maintainers',
+      '',
+      '- [@octocat](https://github.com/octocat)',
+      '- @hubot reviews releases.',
+      '',
+      'The CLI is published as @acme/cli.',
+      '',
+      '@docs/missing.md',
+      '@docs/guide',
+      '',
+    ].join('\n');
+    const root = repo({ 'AGENTS.md': text, 'CLAUDE.md': { link: 'AGENTS.md' }, '.github/copilot-instructions.md': '# Copilot\n', 'docs/intro.md': '# Intro\n', 'src/a.ts': '' });
+    const ds = shown(root, '--agent', 'claude-code', '--agent', 'copilot-cli').filter((d) => d.code === 'import-missing');
+    assert.deepEqual(ds.map((d) => `${d.path}:${d.line}`), ['AGENTS.md:8', 'AGENTS.md:9'], list(ds));
+    for (const d of ds) assert.deepEqual(d.agents, ['claude-code', 'copilot-cli'], list(ds));
+  });
+
+  it('Gemini CLI replaces a failed import with a comment, so a handle in GEMINI.md is still reported for it', () => {
+    const root = repo({ 'GEMINI.md': '# Team\n\nAsk @hubot before merging.\n', 'src/a.ts': '' });
+    const ds = shown(root).filter((d) => d.code === 'import-missing');
+    assert.equal(ds.length, 1, list(ds));
+    assert.ok(ds[0].agents?.includes('gemini-cli'), list(ds));
+  });
+
   it('a rule with two globs, one of which matches, gives no glob-no-match', () => {
     const root = repo({
       '.cursor/rules/docs.mdc': '---\ndescription: Docs pages\nglobs: docs/**/*.mdx,docs/**/*.md\nalwaysApply: false\n---\nUse sentence case.\n',
