@@ -153,11 +153,19 @@ function resolve(ctx: ResolveContext): ProfileResult {
 
   /** Files read through a committed directory link, to the committed path git holds them at. */
   const committedAs = new Map<string, string>();
-  /** `name` inside `dir` when `dir` is a committed symlink to a committed folder holding it. */
+  /**
+   * `name` inside `dir` when `dir`, or a folder above it inside the repository, is a committed
+   * symlink to a committed folder holding it (`.claude/skills/s -> ../../.agents/skills/s`, or
+   * the whole `.claude/skills -> ../.agents/skills`).
+   */
   const linkedCommitted = (dir: string, name: string): string | undefined => {
-    if (!committed?.has(dir) || !ctx.fs.isSymlink(dir)) return undefined;
+    let linked = false;
+    for (let d = dir; d !== root && isInside(d, root); d = path.dirname(d)) {
+      if (committed?.has(d) && ctx.fs.isSymlink(d)) linked = true;
+    }
+    if (!linked) return undefined;
     const real = path.join(ctx.fs.realPath(dir), name);
-    return committed.has(real) ? real : undefined;
+    return committed!.has(real) ? real : undefined;
   };
 
   /** The committed text of a file on the default branch. */
