@@ -3,9 +3,9 @@ import * as path from 'node:path';
 import { CachedFileSystem } from './cachedFs';
 import type { FileSystem } from './fs';
 import { findGitRoot, SnapshotGitIndex, type GitIndex } from './git';
-import { uniqueDiagnostics } from './diagnostics';
+import { diag, uniqueDiagnostics } from './diagnostics';
 import type { Budget, BudgetUnit, Chain, Diagnostic, Source } from './model';
-import type { Profile } from './profile';
+import type { Profile, ProfileResult } from './profile';
 
 export interface ChainRequest {
   profile: Profile;
@@ -71,17 +71,24 @@ export function resolveChain(req: ChainRequest, host: Host): Chain & { fatal?: s
   const launchDir = path.resolve(req.launchDir ?? defaultLaunchDir(host.fs, target));
   const home = path.resolve(req.home ?? os.homedir());
   const fs = host.fs as CachedFileSystem;
-  const result = req.profile.resolve({
-    fs,
-    git: host.git,
-    target,
-    launchDir,
-    home,
-    platform: req.platform ?? process.platform,
-    env: req.env ?? process.env,
-    settings: req.settings ?? {},
-    memo: (key, compute) => fs.memo(`${req.profile.id}\0${key}`, compute),
-  });
+  let result: ProfileResult;
+  try {
+    result = req.profile.resolve({
+      fs,
+      git: host.git,
+      target,
+      launchDir,
+      home,
+      platform: req.platform ?? process.platform,
+      env: req.env ?? process.env,
+      settings: req.settings ?? {},
+      memo: (key, compute) => fs.memo(`${req.profile.id}\0${key}`, compute),
+    });
+  } catch (e) {
+    // A profile must never throw; if one does, this chain says so and every other goes on.
+    const message = `Instruction Lens could not build ${req.profile.agent}'s chain here (${(e as Error)?.message ?? String(e)}). Please report it with the file tree that caused it.`;
+    result = { sources: [], budget: { unit: 'chars', limit: null, used: 0 }, diagnostics: [diag('internal-error', target, message)], start: [], onRead: [] };
+  }
   return {
     agent: req.profile.id,
     agentVersion: req.profile.agentVersion,

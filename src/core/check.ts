@@ -61,9 +61,15 @@ interface IgnoreFile {
 function walk(host: Host, root: string): string[] {
   const out: string[] = [];
   const stack: { rel: string; ignores: IgnoreFile[] }[] = [{ rel: '', ignores: [] }];
+  // Each real folder once: a link back up (`ln -s . loop`) would list every file again per
+  // level, and two such links multiply (git lists a link as a file and never follows it).
+  const visited = new Set<string>();
   while (stack.length) {
     const { rel, ignores: above } = stack.pop()!;
     const dir = path.join(root, rel);
+    const real = host.fs.realPath(dir);
+    if (visited.has(real)) continue;
+    visited.add(real);
     const own = readIgnore(host, dir, rel);
     const ignores = own ? [...above, own] : above;
     for (const e of host.fs.readDir(dir)) {

@@ -35,6 +35,7 @@ export const RULES = {
   deprecated: { severity: 'info', title: 'Deprecated instruction file' },
   'attribute-unknown': { severity: 'warning', title: 'Frontmatter attribute the agent does not support' },
   'lens-config-invalid': { severity: 'warning', title: 'Instruction Lens configuration file not understood' },
+  'internal-error': { severity: 'error', title: 'Instruction Lens failed on this chain' },
 } as const satisfies Record<string, { severity: Severity; title: string }>;
 
 export type RuleCode = keyof typeof RULES;

@@ -35,7 +35,14 @@ function parse(text: string): Frontmatter | undefined {
   const raw = text.slice(0, open[0].length + close.index + close[0].length);
   const body = text.slice(raw.length);
   const bodyLine = raw.split('\n').length - (raw.endsWith('\n') ? 1 : 0);
-  const doc = parseDocument(yamlText, { prettyErrors: false, uniqueKeys: false });
+  let doc: ReturnType<typeof parseDocument>;
+  try {
+    doc = parseDocument(yamlText, { prettyErrors: false, uniqueKeys: false });
+  } catch (e) {
+    // The YAML parser recurses per level of nesting: `[[[[…` thousands deep exhausts the stack.
+    if (!(e instanceof RangeError)) throw e;
+    return { data: undefined, error: { message: 'nested too deeply to parse', line: 1, column: 0 }, raw, body, bodyLine };
+  }
   if (doc.errors.length > 0) {
     const err = doc.errors[0];
     const pos = err.linePos?.[0];

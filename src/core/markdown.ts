@@ -21,7 +21,20 @@ function lex(text: string): Token[] {
   return lexed.get(text);
 }
 
-const lexed = new ParseCache((text) => new Lexer({ gfm: false }).lex(text));
+const lexed = new ParseCache(lexOrPlain);
+
+/**
+ * Nesting thousands of levels deep (`>>>>…`, lists) recurses past the stack in `marked`: such a
+ * text is read as one paragraph of plain text instead of failing the whole chain.
+ */
+function lexOrPlain(text: string): Token[] {
+  try {
+    return new Lexer({ gfm: false }).lex(text);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    return [{ type: 'paragraph', raw: text, text, tokens: [{ type: 'text', raw: text, text }] } as Token];
+  }
+}
 
 /** Offsets in `text` of every position of `normalized` (marked folds `\r\n` and `\r` to `\n`). */
 function offsetMap(text: string): ((i: number) => number) | undefined {

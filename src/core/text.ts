@@ -60,15 +60,35 @@ export function decodeLossy(bytes: Uint8Array): string {
 
 /** 0-based line and column (in UTF-16 units, as editors count) of a string offset. */
 export function positionAt(text: string, offset: number): { line: number; column: number } {
-  let line = 0;
-  let lineStart = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lineStart = i + 1;
-    }
+  const at = Math.max(0, Math.min(offset, text.length));
+  const starts = lineStarts(text);
+  // The last line start at or before `at` (a newline at `at` itself belongs to the line it ends).
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= at) lo = mid;
+    else hi = mid - 1;
   }
-  return { line, column: Math.min(offset, text.length) - lineStart };
+  return { line: lo, column: at - starts[lo] };
+}
+
+/**
+ * Offsets where each line of `text` starts, kept for the last few texts: a file with 20,000
+ * diagnostics scans its text once, not once per diagnostic.
+ */
+const lineStartsCache = new Map<string, Uint32Array>();
+const LINE_STARTS_KEPT = 8;
+
+function lineStarts(text: string): Uint32Array {
+  let starts = lineStartsCache.get(text);
+  if (starts) return starts;
+  const list: number[] = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) list.push(i + 1);
+  starts = Uint32Array.from(list);
+  if (lineStartsCache.size >= LINE_STARTS_KEPT) lineStartsCache.delete(lineStartsCache.keys().next().value!);
+  lineStartsCache.set(text, starts);
+  return starts;
 }
 
 /** The offset in UTF-16 units of the `n`th code point. */

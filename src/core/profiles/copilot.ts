@@ -569,8 +569,14 @@ function findAgentsMdFiles(ctx: ResolveContext, ws: string): string[] {
   if (listed) return listed.filter((f) => path.basename(f) === 'AGENTS.md' && isInside(f, ws)).sort();
   const out: string[] = [];
   const stack = [ws];
+  // Each real folder once: a link back up (`ln -s . loop`) would be walked until the path
+  // grows too long, and two such links multiply.
+  const visited = new Set<string>();
   while (stack.length) {
     const dir = stack.pop()!;
+    const real = ctx.fs.realPath(dir);
+    if (visited.has(real)) continue;
+    visited.add(real);
     for (const e of ctx.fs.readDir(dir)) {
       if (e.type === 'dir' && !SKIP_DIRS.has(e.name)) stack.push(path.join(dir, e.name));
       else if (e.type === 'file' && e.name === 'AGENTS.md') out.push(path.join(dir, e.name));
