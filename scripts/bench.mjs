@@ -109,7 +109,8 @@ for (const shape of SHAPES) {
   const rg = row('rg --files <every agent pattern>', time('rg', ['--files', '--hidden', ...rgGlobs], { cwd: tree.root }));
   const listed = git.stdout.split('\n').filter(Boolean).length;
   const rgListed = rg.stdout.split('\n').filter(Boolean).length;
-  const all = row('instruction-lens check (every agent)', node(['check', tree.root, '--format', 'json']));
+  // Every agent, named: by default `check` looks only at the agents the repository shows it uses.
+  const all = row('instruction-lens check (every agent)', node(['check', tree.root, ...agents.flatMap((a) => ['--agent', a.id]), '--format', 'json']));
   const found = JSON.parse(all.stdout).files.length;
   if (found < listed) fail(`check found ${found} instruction files, git lists ${listed}`);
   goal(shape, 'check, every agent', all.ms, floor, 'floor', 1.5);
