@@ -96,6 +96,16 @@ export async function startFakeModel(script: { readFile?: string } = {}): Promis
     return tool;
   }
 
+  /** The read to answer this main-turn request with, if any, recorded on the call and in toolCalls. */
+  function readCall(protocol: Protocol, body: any, call: FakeCall): { tool: ReadTool; args: any } | null {
+    const tool = wantToolCall(protocol, body);
+    call.answer = tool ? `tool:${tool.name}` : 'text';
+    if (!tool) return null;
+    const args = protocol === 'responses' ? shellArgs(tool, script.readFile!) : { [tool.pathArg]: script.readFile };
+    toolCalls.push({ protocol, name: tool.name, args });
+    return { tool, args };
+  }
+
   function route(req: http.IncomingMessage, res: http.ServerResponse, call: FakeCall): void {
     const u = new URL(req.url ?? '/', 'http://127.0.0.1');
     const p = u.pathname;
@@ -107,18 +117,12 @@ export async function startFakeModel(script: { readFile?: string } = {}): Promis
       return json(res, { input_tokens: 1 });
     }
     if (req.method === 'POST' && /\/messages$/.test(p)) {
-      const tool = wantToolCall('anthropic', body);
-      const args = tool ? { [tool.pathArg]: script.readFile } : null;
-      if (tool) toolCalls.push({ protocol: 'anthropic', name: tool.name, args });
-      call.answer = tool ? `tool:${tool.name}` : 'text';
-      return anthropic(res, body, id, tool ? { name: tool.name, args } : null);
+      const read = readCall('anthropic', body, call);
+      return anthropic(res, body, id, read && { name: read.tool.name, args: read.args });
     }
     if (req.method === 'POST' && /\/responses$/.test(p)) {
-      const tool = wantToolCall('responses', body);
-      const args = tool ? shellArgs(tool, script.readFile!) : null;
-      if (tool) toolCalls.push({ protocol: 'responses', name: tool.name, args });
-      call.answer = tool ? `tool:${tool.name}` : 'text';
-      return responses(res, body, id, tool ? { name: tool.name, args, type: tool.type } : null);
+      const read = readCall('responses', body, call);
+      return responses(res, body, id, read && { name: read.tool.name, args: read.args, type: read.tool.type });
     }
     if (req.method === 'POST' && /:(streamGenerateContent|generateContent)$/.test(p)) {
       const stream = /:streamGenerateContent$/.test(p);
@@ -128,22 +132,16 @@ export async function startFakeModel(script: { readFile?: string } = {}): Promis
         const obj = sampleFromSchema(cfg.responseJsonSchema || cfg.responseSchema || {});
         return gemini(res, stream, JSON.stringify(obj), null);
       }
-      const tool = wantToolCall('gemini', body);
-      const args = tool ? { [tool.pathArg]: script.readFile } : null;
-      if (tool) toolCalls.push({ protocol: 'gemini', name: tool.name, args });
-      call.answer = tool ? `tool:${tool.name}` : 'text';
-      return gemini(res, stream, 'ok', tool ? { name: tool.name, args } : null);
+      const read = readCall('gemini', body, call);
+      return gemini(res, stream, 'ok', read && { name: read.tool.name, args: read.args });
     }
     if (req.method === 'POST' && /:countTokens$/.test(p)) {
       call.answer = 'countTokens';
       return json(res, { totalTokens: 1 });
     }
     if (req.method === 'POST' && /\/chat\/completions$/.test(p)) {
-      const tool = wantToolCall('chat', body);
-      const args = tool ? { [tool.pathArg]: script.readFile } : null;
-      if (tool) toolCalls.push({ protocol: 'chat', name: tool.name, args });
-      call.answer = tool ? `tool:${tool.name}` : 'text';
-      return chat(res, body, id, tool ? { name: tool.name, args } : null);
+      const read = readCall('chat', body, call);
+      return chat(res, body, id, read && { name: read.tool.name, args: read.args });
     }
     if (req.method === 'GET' && /\/models$/.test(p)) {
       call.answer = 'models';
