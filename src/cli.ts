@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { check, listFiles } from './core/check';
 import { resolveChain, type Host } from './core/chain';
 import { describeDetections, detectFromRepository, nodeMachineProbe, probeMachine, usedProfiles, versionNotice, withMachine, type Detection } from './core/detect';
-import { RULES } from './core/diagnostics';
+import { README_URL, RULES, ruleHelpUri } from './core/diagnostics';
 import { NodeFileSystem } from './core/fs';
 import { CliGitIndex } from './core/git';
 import type { Chain, Diagnostic } from './core/model';
@@ -341,6 +341,10 @@ function table(rows: string[][]): string {
   return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ')).join('\n');
 }
 
+/**
+ * SARIF 2.1.0 for code scanning. Each rule carries what GitHub requires of it (a full description
+ * and help) and links to its README section; validated with Microsoft's SARIF Multitool in the tests.
+ */
 function sarif(root: string, ds: Diagnostic[]) {
   const codes = [...new Set(ds.map((d) => d.code))];
   return {
@@ -351,7 +355,9 @@ function sarif(root: string, ds: Diagnostic[]) {
         tool: {
           driver: {
             name: 'instruction-lens',
-            rules: codes.map((id) => ({ id, shortDescription: { text: RULES[id as keyof typeof RULES]?.title ?? id } })),
+            informationUri: README_URL,
+            version: typeof __VERSION__ === 'string' ? __VERSION__ : 'dev',
+            rules: codes.map(sarifRule),
           },
         },
         results: ds.map((d) => ({
@@ -369,6 +375,20 @@ function sarif(root: string, ds: Diagnostic[]) {
         })),
       },
     ],
+  };
+}
+
+function sarifRule(id: string) {
+  const title = RULES[id as keyof typeof RULES]?.title ?? id;
+  const helpUri = ruleHelpUri(id);
+  return {
+    id,
+    // SARIF's friendly name is one PascalCase word: import-missing → ImportMissing.
+    name: id.replace(/(^|-)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase()),
+    shortDescription: { text: title },
+    fullDescription: { text: `${title}. What it means for each agent, and how to fix it: ${helpUri}` },
+    help: { text: `See ${helpUri}`, markdown: `[${title}: what it means and how to fix it](${helpUri})` },
+    helpUri,
   };
 }
 

@@ -40,6 +40,14 @@ export const RULES = {
 
 export type RuleCode = keyof typeof RULES;
 
+/** The README has one section per rule code, headed by the code itself. */
+export const README_URL = 'https://github.com/instruction-lens/instruction-lens';
+
+/** Where a rule is explained: its README section. */
+export function ruleHelpUri(code: string): string {
+  return `${README_URL}#${code}`;
+}
+
 /** A diagnostic at a text range (offsets into `text`), or at the top of the file when no range. */
 export function diag(
   code: RuleCode,

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { check } from '../core/check';
 import { readConfig, suppress } from '../core/config';
-import { RULES } from '../core/diagnostics';
+import { RULES, ruleHelpUri } from '../core/diagnostics';
 import { mergeDiagnostics } from '../core/merge';
 import type { Diagnostic } from '../core/model';
 import type { ActiveChainModel } from './activeChain';
@@ -11,8 +11,6 @@ import { coreHost } from './host';
 import type { Settings } from './settings';
 import type { InstructionWatcher } from './watcher';
 
-/** The README has one section per rule code; each diagnostic links to its own. */
-export const RULES_URL = 'https://github.com/instruction-lens/instruction-lens';
 export const DIAGNOSTIC_SOURCE = 'instruction-lens';
 /** Lint runs after the disk settles; a whole-workspace check costs more than one chain. */
 const CHECK_DELAY_MS = 300;
@@ -141,7 +139,7 @@ function toVscode(group: Diagnostic[]): vscode.Diagnostic {
   const range = new vscode.Range(first.line, first.column, first.endLine, first.endColumn);
   const out = new vscode.Diagnostic(range, group.map((d) => d.message).join('\n'), SEVERITY[severity]);
   out.source = DIAGNOSTIC_SOURCE;
-  out.code = { value: first.code, target: vscode.Uri.parse(`${RULES_URL}#${first.code}`) };
+  out.code = { value: first.code, target: vscode.Uri.parse(ruleHelpUri(first.code)) };
   return out;
 }
 
