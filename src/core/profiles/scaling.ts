@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { diag } from '../diagnostics';
 import { parseFrontmatter } from '../frontmatter';
-import type { Diagnostic, RenderPart, Source, SourceKind } from '../model';
+import { newSource, setInjected, type Diagnostic, type RenderPart, type Source, type SourceKind } from '../model';
 import { dirsBelow, isInside } from '../paths';
 import type { Profile, ProfileResult, ResolveContext } from '../profile';
 import { readText, sizes } from '../readText';
@@ -133,444 +133,571 @@ interface Group {
   items: Item[];
 }
 
+interface SkillItem {
+  source: Source;
+  name?: string;
+  description?: string;
+  diagnostics: Diagnostic[];
+}
+
+/** What is the same for every target of the repository: worked out once per refresh. */
+interface Repository {
+  rootItems: Item[];
+  groups: Group[];
+  groupOf: Map<string, Group>;
+  /** Directories with guidance in the commit, and their guidance files. */
+  guidanceDirs: Map<string, string[]>;
+  /** Why a directory's guidance is left out, for the directories whose guidance is. */
+  dirReason: Map<Group, string>;
+  skillItems: SkillItem[];
+  /** Bytes of the 32 KB limit left once root and directory guidance are taken. */
+  remaining: number;
+  leftOut: string[];
+  notFound: string[];
+}
+
+/**
+ * The steps every profile runs: find the sources (root guidance, the guidance of every
+ * directory of the commit, skills), follow imports (as each guidance file is read), apply the
+ * budget (one 32 KB limit: root files, then whole directories), render (root files and skills
+ * from the first message, a directory's guidance when the agent first reads or edits a file
+ * there, and the "what was read" line). Everything but the folders on the way to the target is
+ * the same for every target of the repository: worked out once per refresh.
+ */
 function resolve(ctx: ResolveContext): ProfileResult {
-  const root = ctx.git.root(ctx.launchDir) ?? ctx.launchDir;
-  const rel = (p: string) => path.relative(root, p).split(path.sep).join('/') || '.';
-  const sources: Source[] = [];
-  const diagnostics: Diagnostic[] = [];
-  const targetDir = ctx.fs.stat(ctx.target)?.type === 'dir' ? ctx.target : path.dirname(ctx.target);
-  const isRepo = ctx.git.root(ctx.launchDir) !== undefined;
-  const rev = isRepo ? (ctx.git.defaultBranch?.(root) ?? 'HEAD') : 'HEAD';
-  const branch = rev.replace(/^origin\//, '');
-  const commit = isRepo ? ctx.git.commitOf?.(root, rev) : undefined;
-  const atCommit = <T>(key: string, get: () => T): T => (commit ? memo(ctx.git, `${commit}\0${root}\0${key}`, get) : get());
-  const committedList = isRepo ? atCommit('', () => ctx.git.committedFiles?.(root, rev) ?? ctx.git.trackedFiles(root)) : undefined;
-  const committed = committedList ? ctx.memo(`committed\0${root}\0${rev}`, () => new Set(committedList)) : undefined;
+  const s = new Session(ctx);
+  const repo = ctx.memo(`${s.root}\0${s.rev}\0${s.commit ?? ''}`, () => readRepository(s));
+  return render(s, repo);
+}
 
-  const base = (file: string, kind: SourceKind, scope: string, extra: Partial<Source> = {}): Source => ({
-    path: file, kind, scope, loads: 'start', status: 'loaded', chars: 0, bytes: 0, injectedChars: 0, injectedBytes: 0, reason: '', ...extra,
-  });
+function readRepository(s: Session): Repository {
+  // 1 and 2. Guidance files, each one's imports followed as it is read.
+  const { rootItems, groups, guidanceDirs } = findGuidance(s);
+  // 3. The 32 KB limit.
+  const { remaining, rootCut } = budgetRoot(s, rootItems);
+  const dirs = budgetDirectories(s, groups, remaining, rootCut);
+  // Skills: found after guidance (a skill read through a committed link is read by its committed path).
+  const skillItems = findSkills(s);
+  const allItems = [...rootItems, ...groups.flatMap((g) => g.items)];
+  const leftOut = allItems.filter((it) => it.source.status === 'omitted' || it.source.status === 'unreadable').map((it) => s.rel(it.source.path));
+  const notFound = allItems.filter((it) => it.source.status === 'missing').map((it) => s.rel(it.source.path));
+  const groupOf = new Map(groups.map((g) => [g.dir, g]));
+  return { rootItems, groups, groupOf, guidanceDirs, dirReason: dirs.dirReason, skillItems, remaining: dirs.remaining, leftOut, notFound };
+}
 
+/**
+ * Where the session reads from: the repository's default branch at one commit (seed 003:
+ * "everything read from one commit of the default branch"), and what the work tree holds
+ * for the not-committed warnings.
+ */
+class Session {
+  readonly root: string;
+  readonly isRepo: boolean;
+  readonly rev: string;
+  readonly branch: string;
+  readonly commit: string | undefined;
+  readonly committedList: string[] | undefined;
+  readonly committed: Set<string> | undefined;
   /** Files read through a committed directory link, to the committed path git holds them at. */
-  const committedAs = new Map<string, string>();
+  readonly committedAs = new Map<string, string>();
+  /** Why a file only in the work tree is not read. */
+  readonly absent: string;
+
+  constructor(readonly ctx: ResolveContext) {
+    const gitRoot = ctx.git.root(ctx.launchDir);
+    this.root = gitRoot ?? ctx.launchDir;
+    this.isRepo = gitRoot !== undefined;
+    this.rev = this.isRepo ? (ctx.git.defaultBranch?.(this.root) ?? 'HEAD') : 'HEAD';
+    this.branch = this.rev.replace(/^origin\//, '');
+    this.commit = this.isRepo ? ctx.git.commitOf?.(this.root, this.rev) : undefined;
+    const root = this.root;
+    const rev = this.rev;
+    this.committedList = this.isRepo ? this.atCommit('', () => ctx.git.committedFiles?.(root, rev) ?? ctx.git.trackedFiles(root)) : undefined;
+    const list = this.committedList;
+    this.committed = list ? ctx.memo(`committed\0${root}\0${rev}`, () => new Set(list)) : undefined;
+    this.absent = this.isRepo
+      ? `Not committed on ${this.branch}: a session reads only what is committed on the default branch.`
+      : 'Not in a git repository: a session reads guidance only from a commit of the default branch.';
+  }
+
+  rel(p: string): string {
+    return path.relative(this.root, p).split(path.sep).join('/') || '.';
+  }
+
+  /** A value that depends only on the commit, kept per git index (see `memo`). */
+  atCommit<T>(key: string, get: () => T): T {
+    return this.commit ? memo(this.ctx.git, `${this.commit}\0${this.root}\0${key}`, get) : get();
+  }
+
+  source(file: string, kind: SourceKind, scope: string, extra: Partial<Source> = {}): Source {
+    return newSource(file, kind, scope, 'start', extra);
+  }
+
   /**
    * `name` inside `dir` when `dir`, or a folder above it inside the repository, is a committed
    * symlink to a committed folder holding it (`.claude/skills/s -> ../../.agents/skills/s`, or
    * the whole `.claude/skills -> ../.agents/skills`).
    */
-  const linkedCommitted = (dir: string, name: string): string | undefined => {
+  linkedCommitted(dir: string, name: string): string | undefined {
     let linked = false;
-    for (let d = dir; d !== root && isInside(d, root); d = path.dirname(d)) {
-      if (committed?.has(d) && ctx.fs.isSymlink(d)) linked = true;
+    for (let d = dir; d !== this.root && isInside(d, this.root); d = path.dirname(d)) {
+      if (this.committed?.has(d) && this.ctx.fs.isSymlink(d)) linked = true;
     }
     if (!linked) return undefined;
-    const real = path.join(ctx.fs.realPath(dir), name);
-    return committed!.has(real) ? real : undefined;
-  };
+    const real = path.join(this.ctx.fs.realPath(dir), name);
+    return this.committed!.has(real) ? real : undefined;
+  }
 
   /** The committed text of a file on the default branch. */
-  const readCommitted = (wanted: string): { state: 'ok'; text: string } | { state: 'absent' } | { state: 'unreadable' } => {
-    if (!isRepo) return { state: 'absent' };
-    const file = committedAs.get(wanted) ?? wanted;
-    const text = atCommit(file, () => ctx.git.committedText(root, file, rev));
+  readCommitted(wanted: string): { state: 'ok'; text: string } | { state: 'absent' } | { state: 'unreadable' } {
+    if (!this.isRepo) return { state: 'absent' };
+    const file = this.committedAs.get(wanted) ?? wanted;
+    const text = this.atCommit(file, () => this.ctx.git.committedText(this.root, file, this.rev));
     if (text !== undefined) return { state: 'ok', text };
-    return committed?.has(file) ? { state: 'unreadable' } : { state: 'absent' };
-  };
+    return this.committed?.has(file) ? { state: 'unreadable' } : { state: 'absent' };
+  }
 
   /** What the work tree holds at `file`, for the not-committed warnings. */
-  const workText = (file: string): string | undefined => {
-    const r = readText(ctx.fs, file);
+  workText(file: string): string | undefined {
+    const r = readText(this.ctx.fs, file);
     return r.state === 'ok' ? r.text : undefined;
-  };
+  }
 
-  // Why a file only in the work tree is not read.
-  const absent = isRepo
-    ? `Not committed on ${branch}: a session reads only what is committed on the default branch.`
-    : 'Not in a git repository: a session reads guidance only from a commit of the default branch.';
-  const notCommitted = (file: string, text: string | undefined): Diagnostic[] => {
-    const work = workText(file);
-    const exists = ctx.fs.stat(file)?.type === 'file';
+  /** Where the work tree and the commit (`text`, undefined when not committed) disagree. */
+  notCommitted(file: string, text: string | undefined): Diagnostic[] {
+    const work = this.workText(file);
+    const exists = this.ctx.fs.stat(file)?.type === 'file';
+    const branch = this.branch;
     if (text === undefined) {
-      return exists ? [diag('not-committed', file, isRepo ? `Not committed on ${branch}: a session reads guidance only from the default branch, so it will not see this file.` : 'Not in a git repository: a session reads guidance only from a commit of the default branch, so it will not see this file.')] : [];
+      return exists ? [diag('not-committed', file, this.isRepo ? `Not committed on ${branch}: a session reads guidance only from the default branch, so it will not see this file.` : 'Not in a git repository: a session reads guidance only from a commit of the default branch, so it will not see this file.')] : [];
     }
     if (!exists) return [diag('not-committed', file, `Deleted in your work tree but still committed on ${branch}: a session keeps following the committed version.`)];
     if (work !== undefined && work !== text) return [diag('not-committed', file, `Differs from ${branch}: a session follows the committed version, not your uncommitted changes.`)];
     return [];
-  };
+  }
 
-  // Everything but the folders on the way to the target is the same for every target of the
-  // repository (guidance, imports, the limit, skills): worked out once per refresh.
-  const { rootItems, groups, groupOf, guidanceDirs, dirReason, skillItems, remaining, leftOut, notFound } = ctx.memo(`${root}\0${rev}\0${commit ?? ''}`, () => {
-    // ---- Guidance files and their imports -------------------------------------------------
+  /** A file only in the work tree: listed as not read, with its warning. */
+  workOnly(file: string, kind: SourceKind, scope: string, extra: Partial<Source> = {}): Source {
+    return this.source(file, kind, scope, { ...sizes(this.workText(file) ?? ''), ...extra, status: 'excluded', reason: this.absent });
+  }
+}
 
-    const seen = new Map<string, string>(); // real path → path it was included as
+// ---------------------------------------------------------------------------------------------
+// 1. Find the sources, and 2. follow imports as each guidance file is read.
 
-    /** One guidance file or import, read from the commit. Its imports are returned to follow later. */
-    const visit = (file: string, kind: SourceKind, scope: string, importer: string | undefined, out: Item[]): Item | undefined => {
-      const link = ctx.fs.isSymlink(file);
-      const real = link ? ctx.fs.realPath(file) : file;
-      const top = importer === undefined;
-      const extra: Partial<Source> = importer ? { importedBy: importer } : {};
-      const first = seen.get(real) ?? seen.get(file);
-      if (first !== undefined) {
-        // A link (CLAUDE.md → AGENTS.md) is listed, but its text is given once; so is a file
-        // imported twice or in a cycle.
-        const reason = link
-          ? `A link to ${rel(real)}: listed, but its text is given to the agent once.`
-          : `Already included as ${rel(first)}: the session includes each file once, even when files import each other.`;
-        out.push({ source: base(file, kind, scope, { ...extra, status: 'duplicate', reason }), diagnostics: [], top });
-        return undefined;
-      }
-      const r = readCommitted(real);
-      if (r.state === 'absent') {
-        if (!importer) {
-          if (ctx.fs.stat(file)?.type === 'file') {
-            const s = base(file, kind, scope, { ...sizes(workText(file) ?? ''), status: 'excluded', reason: absent });
-            out.push({ source: s, diagnostics: [], late: () => notCommitted(file, undefined), top });
-          }
-          return undefined;
-        }
-        const s = base(file, kind, scope, { ...extra, status: 'missing', reason: `Not found on ${branch}: the import is not followed, and the session lists it as not found.` });
-        out.push({ source: s, diagnostics: [], late: () => notCommitted(file, undefined), top });
-        return undefined;
-      }
-      seen.set(real, file);
-      seen.set(file, file);
-      if (r.state === 'unreadable') {
-        const s = base(file, kind, scope, { ...extra, status: 'unreadable', reason: 'Listed in the commit but could not be read, so the session leaves it out and names it.' });
-        out.push({ source: s, fault: 'unreadable', diagnostics: [diag('unreadable', file, 'The session could not read this file from the commit; it is left out and named as such.')], top });
-        return undefined;
-      }
-      const size = sizes(r.text);
-      const diags: Diagnostic[] = [];
-      const late = () => notCommitted(file, r.text);
-      if (size.bytes > MAX_FILE_BYTES) {
-        const s = base(file, kind, scope, { ...extra, ...size, status: 'omitted', reason: `Over 1 MB (${fmt(size.bytes)} bytes): the session leaves it out and names it.` });
-        diags.push(diag('file-truncated', file, `At ${fmt(size.bytes)} bytes this file is over 1 MB: a session leaves it out entirely${scope !== root ? ', and with it all guidance of its directory' : ''}.`));
-        out.push({ source: s, fault: 'too-large', diagnostics: diags, late, top });
-        return undefined;
-      }
-      const stripped = stripImports(r.text);
-      for (const f of stripped.inFence) {
-        diags.push(diag('import-in-code', file, `@${f.written} is inside a code fence, so it is not an import: the agent receives the line as written.`, { text: r.text, start: f.start, end: f.end }, { target: path.resolve(path.dirname(ctx.fs.isSymlink(file) ? ctx.fs.realPath(file) : file), f.written) }));
-      }
-      const s = base(file, kind, scope, { ...extra, ...size, status: 'loaded' });
-      const item: Item = { source: s, content: stripped.content, stripped, text: r.text, diagnostics: diags, late, top };
-      out.push(item);
-      return item;
-    };
-
-    /** An item's imports, depth first, in order of appearance. */
-    const follow = (item: Item, depth: number, out: Item[]) => {
-      const file = item.source.path;
-      const from = ctx.fs.isSymlink(file) ? ctx.fs.realPath(file) : file;
-      for (const imp of item.stripped?.imports ?? []) {
-        const target = path.resolve(path.dirname(from), imp.path);
-        const at = { text: item.text!, start: imp.start, end: imp.end };
-        const skip = (reason: string, d: Diagnostic) => {
-          out.push({ source: base(target, 'import', item.source.scope, { importedBy: file, status: 'excluded', reason }), diagnostics: [], top: false });
-          item.diagnostics.push(d);
-        };
-        if (!isInside(target, root)) {
-          skip('Outside the repository: the session follows only imports of Markdown files inside it.', diag('import-outside', file, `@${imp.path} points outside the repository; the session does not follow it (the line is still removed).`, at, { target }));
-          continue;
-        }
-        if (!/\.(md|markdown)$/i.test(target)) {
-          // "it must point to a Markdown file": .md or .markdown (unsure which extensions count).
-          skip('Not a Markdown file: the session imports only Markdown files.', diag('import-not-text', file, `@${imp.path} is not a Markdown file; the session does not import it (the line is still removed).`, at));
-          continue;
-        }
-        if (depth + 1 > MAX_IMPORT_DEPTH) {
-          skip(`${depth + 1} imports deep: the session follows imports up to ${MAX_IMPORT_DEPTH} deep.`, diag('import-depth', file, `@${imp.path} is ${depth + 1} imports deep; the session follows imports only ${MAX_IMPORT_DEPTH} deep.`, at));
-          continue;
-        }
-        const before = out.length;
-        const child = visit(target, 'import', item.source.scope, file, out);
-        const added = out[before];
-        if (added?.source.status === 'missing') {
-          // The session's settings show a warning for each import not found.
-          item.diagnostics.push(diag('import-missing', file, `@${imp.path} points to ${rel(target)}, which is not committed on ${branch}: the session lists it as not found.`, at, { target }, 'warning'));
-        }
-        if (child) follow(child, depth + 1, out);
-      }
-    };
-
-    /** The guidance files of one directory, then what they import. */
-    const group = (dir: string, files: string[]): Item[] => {
-      const out: Item[] = [];
-      const tops = files.map((f) => visit(f, 'project', dir, undefined, out));
-      for (const t of tops) if (t) follow(t, 0, out);
-      return out;
-    };
-
-    // Every guidance file and skill of the commit read from git at once, not one `git show` each.
-    if (isRepo) ctx.git.committedTexts?.(root, (committedList ?? []).filter((f) => GUIDANCE.includes(path.basename(f)) || path.basename(f) === 'SKILL.md'), rev);
-
-    // Root files, in this order: AGENTS.md, CLAUDE.md, then what they import.
-    const rootItems = group(root, GUIDANCE.map((n) => path.join(root, n)));
-
-    // Directories with guidance in the commit, nearest the root first.
-    const guidanceDirs = atCommit('dirs', () => {
-      const dirs = new Map<string, string[]>();
-      for (const f of committedList ?? []) {
-        if (!GUIDANCE.includes(path.basename(f)) || path.dirname(f) === root || !isInside(f, root)) continue;
-        const d = path.dirname(f);
-        dirs.set(d, [...(dirs.get(d) ?? []), f]);
-      }
-      return dirs;
-    });
-    const depthOf = (d: string) => rel(d).split('/').length;
-    const dirOrder = [...guidanceDirs.keys()].sort((a, b) => depthOf(a) - depthOf(b) || Buffer.compare(Buffer.from(rel(a)), Buffer.from(rel(b))));
-    const groups: Group[] = dirOrder.map((dir) => ({
-      dir,
-      items: group(dir, GUIDANCE.map((n) => path.join(dir, n)).filter((f) => guidanceDirs.get(dir)!.includes(f))),
-    }));
-
-    // ---- The 32 KB limit ------------------------------------------------------------------
-
-    let remaining = LIMIT;
-    let rootCut = false;
-    const takes = (i: Item) => i.source.status === 'loaded' && i.content !== undefined;
-    for (const item of rootItems) {
-      if (!takes(item)) continue;
-      const s = item.source;
-      const bytes = byteCount(item.content!);
-      if (rootCut || remaining === 0 && bytes > 0) {
-        s.status = 'omitted';
-        s.reason = rootCut
-          ? 'An earlier root file did not fit in the 32 KB limit, so every root file after it is not used.'
-          : 'Earlier root files used all of the 32 KB limit, so this one and every later root file are not used.';
-        item.diagnostics.push(diag('chain-over-budget', s.path, `A session does not use this file: earlier root guidance fills the ${fmt(LIMIT)}-byte limit.`));
-        rootCut = true;
-        continue;
-      }
-      if (bytes <= remaining) {
-        remaining -= bytes;
-        s.reason = item.source.importedBy
-          ? `Imported by ${rel(item.source.importedBy)}: given to the agent from the first message, after the root files.`
-          : 'Root guidance: the agent follows it from the first message.';
-        continue;
-      }
-      // The first root file that does not fit is cut where the limit ends.
-      const cut = cutBytes(item.content!, remaining);
-      const origin = item.stripped!.toOriginal(cut.length);
-      const pos = positionAt(item.text!, origin);
-      s.status = 'truncated';
-      s.cutAt = pos;
-      s.reason = `Only ${fmt(remaining)} bytes of the 32 KB limit were left: the session cuts it there, and uses no later root file and no directory guidance.`;
-      item.diagnostics.push(diag('chain-over-budget', s.path, `A session keeps only the first ${fmt(remaining)} bytes of this file (the ${fmt(LIMIT)}-byte limit ends here) and says it is cut short; every later root file and every directory's guidance is left out.`, { text: item.text!, start: origin, end: item.text!.length }));
-      item.content = cut;
-      remaining = 0;
-      rootCut = true;
+/**
+ * Root guidance (AGENTS.md, CLAUDE.md, then what they import), then the guidance of every
+ * directory of the commit, nearest the root first (seed 003). One `seen` map for all of them:
+ * the session includes each file once.
+ */
+function findGuidance(s: Session): { rootItems: Item[]; groups: Group[]; guidanceDirs: Map<string, string[]> } {
+  const reader = new GuidanceReader(s);
+  // Every guidance file and skill of the commit read from git at once, not one `git show` each.
+  if (s.isRepo) s.ctx.git.committedTexts?.(s.root, (s.committedList ?? []).filter((f) => GUIDANCE.includes(path.basename(f)) || path.basename(f) === 'SKILL.md'), s.rev);
+  // Root files, in this order: AGENTS.md, CLAUDE.md, then what they import.
+  const rootItems = reader.group(s.root, GUIDANCE.map((n) => path.join(s.root, n)));
+  // Directories with guidance in the commit, nearest the root first.
+  const guidanceDirs = s.atCommit('dirs', () => {
+    const dirs = new Map<string, string[]>();
+    for (const f of s.committedList ?? []) {
+      if (!GUIDANCE.includes(path.basename(f)) || path.dirname(f) === s.root || !isInside(f, s.root)) continue;
+      const d = path.dirname(f);
+      dirs.set(d, [...(dirs.get(d) ?? []), f]);
     }
-    const dirReason = new Map<Group, string>();
-    groups.forEach((g, i) => {
-      const fault = g.items.find((it) => it.fault);
-      const costs = g.items.filter(takes);
-      const bytes = costs.reduce((n, it) => n + byteCount(it.content!), 0);
-      let why: string | undefined;
-      if (i >= MAX_DIRS) why = `Guidance is read from at most ${MAX_DIRS} directories; this is directory ${i + 1}, so it is left out.`;
-      else if (rootCut) why = 'The root files did not all fit in the 32 KB limit, so every directory is left out.';
-      else if (fault) why = `A file of this directory's guidance ${fault.fault === 'too-large' ? 'is over 1 MB' : 'could not be read'} (${rel(fault.source.path)}), so the whole directory is left out.`;
-      else if (bytes > remaining) why = `Its guidance (${fmt(bytes)} bytes) does not fit whole in the ${fmt(remaining)} bytes left of the 32 KB limit, so the whole directory is left out.`;
-      if (why) {
-        dirReason.set(g, why);
-        for (const it of costs) {
-          it.source.status = 'omitted';
-          it.source.reason = why;
-          it.diagnostics.push(diag('chain-over-budget', it.source.path, `A session never reads this file as guidance: ${why[0].toLowerCase()}${why.slice(1)}`));
-        }
-        return;
-      }
-      remaining -= bytes;
-      for (const it of costs) {
-        it.source.status = 'on-read';
-        it.source.reason = it.source.importedBy
-          ? `Imported by ${rel(it.source.importedBy)}: added with ${rel(g.dir)}/'s guidance when the agent first reads or edits a file there.`
-          : `Added when the agent first reads or edits a file in ${rel(g.dir)}/ (not when it only runs commands there); applies only there.`;
-      }
-    });
-
-    // ---- Skills ---------------------------------------------------------------------------
-
-    const skillItems: { source: Source; name?: string; description?: string; diagnostics: Diagnostic[] }[] = [];
-    const skillFiles: string[] = [];
-    const workOnlySkills: typeof skillItems = [];
-    for (const dir of SKILL_DIRS) {
-      const prefix = path.join(root, dir) + '/';
-      const files = atCommit(`skills\0${dir}`, () => (committedList ?? []).filter((f) => f.startsWith(prefix) && /^[^/]+\/SKILL\.md$/.test(f.slice(prefix.length))).sort());
-      skillFiles.push(...files);
-      // A skill only in the work tree is not read.
-      for (const e of ctx.fs.readDir(path.join(root, dir))) {
-        const f = path.join(root, dir, e.name, 'SKILL.md');
-        if (e.type === 'dir' && !files.includes(f) && ctx.fs.stat(f)?.type === 'file') {
-          // A committed link to a committed skill folder (.claude/skills/s -> ../../.agents/skills/s):
-          // the session's checkout has the link, so it reads the skill through it.
-          const real = linkedCommitted(path.join(root, dir, e.name), 'SKILL.md');
-          if (real) {
-            skillFiles.push(f);
-            committedAs.set(f, real);
-            continue;
-          }
-          workOnlySkills.push({ source: base(f, 'skill', root, { ...sizes(workText(f) ?? ''), status: 'excluded', reason: absent }), diagnostics: notCommitted(f, undefined) });
-        }
-      }
-    }
-    const names = new Set<string>();
-    let listedCount = 0;
-    let listingBytes = 0;
-    let skillTextBytes = 0;
-    for (const file of skillFiles) {
-      const r = readCommitted(file);
-      const skip = (reason: string, message: string, extra: Partial<Source> = {}) => {
-        skillItems.push({ source: base(file, 'skill', root, { ...extra, status: 'excluded', reason }), diagnostics: [...notCommitted(file, r.state === 'ok' ? r.text : undefined), diag('skill-invalid', file, message)] });
-      };
-      if (r.state !== 'ok') {
-        skillItems.push({ source: base(file, 'skill', root, { status: 'unreadable', reason: 'Listed in the commit but could not be read: skipped.' }), diagnostics: [diag('unreadable', file, 'The session could not read this SKILL.md; the skill is skipped.')] });
-        continue;
-      }
-      const size = sizes(r.text);
-      if (size.bytes > MAX_SKILL_FILE) {
-        skip(`SKILL.md is ${fmt(size.bytes)} bytes, over 64 KB: skipped.`, `This SKILL.md is ${fmt(size.bytes)} bytes; a session skips a SKILL.md larger than 64 KB.`, size);
-        continue;
-      }
-      const fm = parseFrontmatter(r.text);
-      const name = typeof fm?.data?.name === 'string' ? fm.data.name.trim() : '';
-      let description = typeof fm?.data?.description === 'string' ? fm.data.description.trim() : '';
-      if (!name || !description) {
-        const lacks = [!name ? 'name' : '', !description ? 'description' : ''].filter(Boolean).join(' and no ');
-        skip(`Its frontmatter gives no ${lacks}: not listed.`, `This skill is not listed: its frontmatter gives no ${lacks}${fm?.error ? ` (it does not parse: ${fm.error.message})` : ''}.`, size);
-        continue;
-      }
-      if (charCount(name) > MAX_SKILL_NAME) {
-        skip(`Its name is ${charCount(name)} characters, longer than 64: not listed.`, `This skill is not listed: its name is ${charCount(name)} characters, and a session lists only names of at most 64.`, size);
-        continue;
-      }
-      const sameFile = [...committedAs].find(([, real]) => real === file)?.[0];
-      if (names.has(name) && sameFile) {
-        // The folder a committed link points to: the same skill, listed once through the link.
-        skillItems.push({ source: base(file, 'skill', root, { ...size, status: 'duplicate', reason: `The same folder as ${rel(sameFile)}, which links to it: listed once.` }), diagnostics: [] });
-        continue;
-      }
-      if (names.has(name)) {
-        skillItems.push({ source: base(file, 'skill', root, { ...size, status: 'duplicate', reason: `Another skill is already named "${name}"; the first one is kept (.claude/skills before .agents/skills).` }), diagnostics: [diag('skill-invalid', file, `This skill is not listed: an earlier skill is also named "${name}", and the first one is kept.`)] });
-        continue;
-      }
-      if (listedCount >= MAX_SKILLS) {
-        skip(`${MAX_SKILLS} skills are already listed: skipped.`, `This skill is not listed: a session lists at most ${MAX_SKILLS} skills.`, size);
-        continue;
-      }
-      const diags = notCommitted(file, r.text);
-      let cut = '';
-      if (charCount(description) > MAX_DESCRIPTION) {
-        cut = ` Its description is cut at ${fmt(MAX_DESCRIPTION)} characters.`;
-        diags.push(diag('file-truncated', file, `The description is ${fmt(charCount(description))} characters; a session cuts it at ${fmt(MAX_DESCRIPTION)}.`));
-        description = takeChars(description, MAX_DESCRIPTION);
-      }
-      const entryBytes = byteCount(name) + byteCount(description);
-      if (listingBytes + entryBytes > MAX_SKILL_LISTING) {
-        skip('Skill names and descriptions are limited to about 16 KB together, and this one would pass it: skipped.', 'This skill is not listed: with it, skill names and descriptions would pass the session\'s ~16 KB limit.', size);
-        continue;
-      }
-      if (skillTextBytes + size.bytes > MAX_SKILL_TEXT) {
-        skip('The text of all listed skills is limited to about 512 KB, and this one would pass it: skipped.', 'This skill is not listed: with it, the text of all listed skills would pass the session\'s ~512 KB limit.', size);
-        continue;
-      }
-      names.add(name);
-      listedCount++;
-      listingBytes += entryBytes;
-      skillTextBytes += size.bytes;
-      const line = `${name}: ${description}`;
-      skillItems.push({
-        source: base(file, 'skill', root, { ...size, status: 'listed', injectedChars: charCount(line), injectedBytes: byteCount(line), reason: `Listed by name and description from the first message; its full text loads only when the agent decides the task matches.${cut}` }),
-        name,
-        description,
-        diagnostics: diags,
-      });
-    }
-
-    skillItems.push(...workOnlySkills);
-    const allDirItems = groups.flatMap((g) => g.items);
-    const leftOut = [...rootItems, ...allDirItems].filter((it) => it.source.status === 'omitted' || it.source.status === 'unreadable').map((it) => rel(it.source.path));
-    const notFound = [...rootItems, ...allDirItems].filter((it) => it.source.status === 'missing').map((it) => rel(it.source.path));
-    const groupOf = new Map(groups.map((g) => [g.dir, g]));
-    return { rootItems, groups, groupOf, guidanceDirs, dirReason, skillItems, remaining, leftOut, notFound };
+    return dirs;
   });
+  const depthOf = (d: string) => s.rel(d).split('/').length;
+  const dirOrder = [...guidanceDirs.keys()].sort((a, b) => depthOf(a) - depthOf(b) || Buffer.compare(Buffer.from(s.rel(a)), Buffer.from(s.rel(b))));
+  const groups: Group[] = dirOrder.map((dir) => ({
+    dir,
+    items: reader.group(dir, GUIDANCE.map((n) => path.join(dir, n)).filter((f) => guidanceDirs.get(dir)!.includes(f))),
+  }));
+  return { rootItems, groups, guidanceDirs };
+}
 
-  // ---- The chain ------------------------------------------------------------------------
+/** Reads guidance files and their imports from the commit, each real file once. */
+class GuidanceReader {
+  private readonly seen = new Map<string, string>(); // real path → path it was included as
 
-  const start: RenderPart[] = [];
-  const onRead: RenderPart[] = [];
-  const add = (it: Item) => {
-    if (it.content !== undefined && (it.source.status === 'loaded' || it.source.status === 'truncated' || it.source.status === 'on-read')) {
-      const sz = sizes(it.content);
-      it.source.injectedChars = sz.chars;
-      it.source.injectedBytes = sz.bytes;
+  constructor(private readonly s: Session) {}
+
+  /** The guidance files of one directory, then what they import. */
+  group(dir: string, files: string[]): Item[] {
+    const out: Item[] = [];
+    const tops = files.map((f) => this.visit(f, 'project', dir, undefined, out));
+    for (const t of tops) if (t) this.follow(t, 0, out);
+    return out;
+  }
+
+  /** One guidance file or import, read from the commit. Its imports are returned to follow later. */
+  private visit(file: string, kind: SourceKind, scope: string, importer: string | undefined, out: Item[]): Item | undefined {
+    const { s } = this;
+    const link = s.ctx.fs.isSymlink(file);
+    const real = link ? s.ctx.fs.realPath(file) : file;
+    const top = importer === undefined;
+    const extra: Partial<Source> = importer ? { importedBy: importer } : {};
+    const first = this.seen.get(real) ?? this.seen.get(file);
+    if (first !== undefined) {
+      // A link (CLAUDE.md → AGENTS.md) is listed, but its text is given once; so is a file
+      // imported twice or in a cycle.
+      const reason = link
+        ? `A link to ${s.rel(real)}: listed, but its text is given to the agent once.`
+        : `Already included as ${s.rel(first)}: the session includes each file once, even when files import each other.`;
+      out.push({ source: s.source(file, kind, scope, { ...extra, status: 'duplicate', reason }), diagnostics: [], top });
+      return undefined;
     }
-    sources.push(it.source);
-    diagnostics.push(...(it.late?.() ?? []), ...it.diagnostics);
+    const r = s.readCommitted(real);
+    if (r.state === 'absent') {
+      if (!importer) {
+        if (s.ctx.fs.stat(file)?.type === 'file') out.push({ source: s.workOnly(file, kind, scope), diagnostics: [], late: () => s.notCommitted(file, undefined), top });
+        return undefined;
+      }
+      const src = s.source(file, kind, scope, { ...extra, status: 'missing', reason: `Not found on ${s.branch}: the import is not followed, and the session lists it as not found.` });
+      out.push({ source: src, diagnostics: [], late: () => s.notCommitted(file, undefined), top });
+      return undefined;
+    }
+    this.seen.set(real, file);
+    this.seen.set(file, file);
+    if (r.state === 'unreadable') {
+      const src = s.source(file, kind, scope, { ...extra, status: 'unreadable', reason: 'Listed in the commit but could not be read, so the session leaves it out and names it.' });
+      out.push({ source: src, fault: 'unreadable', diagnostics: [diag('unreadable', file, 'The session could not read this file from the commit; it is left out and named as such.')], top });
+      return undefined;
+    }
+    const size = sizes(r.text);
+    const diags: Diagnostic[] = [];
+    const late = () => s.notCommitted(file, r.text);
+    if (size.bytes > MAX_FILE_BYTES) {
+      const src = s.source(file, kind, scope, { ...extra, ...size, status: 'omitted', reason: `Over 1 MB (${fmt(size.bytes)} bytes): the session leaves it out and names it.` });
+      diags.push(diag('file-truncated', file, `At ${fmt(size.bytes)} bytes this file is over 1 MB: a session leaves it out entirely${scope !== s.root ? ', and with it all guidance of its directory' : ''}.`));
+      out.push({ source: src, fault: 'too-large', diagnostics: diags, late, top });
+      return undefined;
+    }
+    const stripped = stripImports(r.text);
+    for (const f of stripped.inFence) {
+      diags.push(diag('import-in-code', file, `@${f.written} is inside a code fence, so it is not an import: the agent receives the line as written.`, { text: r.text, start: f.start, end: f.end }, { target: path.resolve(path.dirname(real), f.written) }));
+    }
+    const item: Item = { source: s.source(file, kind, scope, { ...extra, ...size, status: 'loaded' }), content: stripped.content, stripped, text: r.text, diagnostics: diags, late, top };
+    out.push(item);
+    return item;
+  }
+
+  /** An item's imports, depth first, in order of appearance. */
+  private follow(item: Item, depth: number, out: Item[]): void {
+    const { s } = this;
+    const file = item.source.path;
+    const from = s.ctx.fs.isSymlink(file) ? s.ctx.fs.realPath(file) : file;
+    for (const imp of item.stripped?.imports ?? []) {
+      const target = path.resolve(path.dirname(from), imp.path);
+      const at = { text: item.text!, start: imp.start, end: imp.end };
+      const why = importRefused(s, imp.path, target, at, file, depth);
+      if (why) {
+        out.push({ source: s.source(target, 'import', item.source.scope, { importedBy: file, status: 'excluded', reason: why.reason }), diagnostics: [], top: false });
+        item.diagnostics.push(why.diagnostic);
+        continue;
+      }
+      const before = out.length;
+      const child = this.visit(target, 'import', item.source.scope, file, out);
+      if (out[before]?.source.status === 'missing') {
+        // The session's settings show a warning for each import not found.
+        item.diagnostics.push(diag('import-missing', file, `@${imp.path} points to ${s.rel(target)}, which is not committed on ${s.branch}: the session lists it as not found.`, at, { target }, 'warning'));
+      }
+      if (child) this.follow(child, depth + 1, out);
+    }
+  }
+}
+
+/** Why the session does not follow an import, if it does not: outside, not Markdown, too deep. */
+function importRefused(s: Session, written: string, target: string, at: { text: string; start: number; end: number }, file: string, depth: number): { reason: string; diagnostic: Diagnostic } | undefined {
+  if (!isInside(target, s.root)) {
+    return { reason: 'Outside the repository: the session follows only imports of Markdown files inside it.', diagnostic: diag('import-outside', file, `@${written} points outside the repository; the session does not follow it (the line is still removed).`, at, { target }) };
+  }
+  if (!/\.(md|markdown)$/i.test(target)) {
+    // "it must point to a Markdown file": .md or .markdown (unsure which extensions count).
+    return { reason: 'Not a Markdown file: the session imports only Markdown files.', diagnostic: diag('import-not-text', file, `@${written} is not a Markdown file; the session does not import it (the line is still removed).`, at) };
+  }
+  if (depth + 1 > MAX_IMPORT_DEPTH) {
+    return { reason: `${depth + 1} imports deep: the session follows imports up to ${MAX_IMPORT_DEPTH} deep.`, diagnostic: diag('import-depth', file, `@${written} is ${depth + 1} imports deep; the session follows imports only ${MAX_IMPORT_DEPTH} deep.`, at) };
+  }
+  return undefined;
+}
+
+/**
+ * Skills of `.claude/skills` then `.agents/skills`, each listed by name and description within
+ * the session's limits (seed 003); skills only in the work tree come last, not read.
+ */
+function findSkills(s: Session): SkillItem[] {
+  const { skillFiles, workOnlySkills } = listSkillFiles(s);
+  const listing: SkillListing = { names: new Set(), count: 0, bytes: 0, textBytes: 0 };
+  const skillItems = skillFiles.map((file) => judgeSkill(s, file, listing));
+  return [...skillItems, ...workOnlySkills];
+}
+
+/** The committed SKILL.md files, and those only in the work tree. */
+function listSkillFiles(s: Session): { skillFiles: string[]; workOnlySkills: SkillItem[] } {
+  const skillFiles: string[] = [];
+  const workOnlySkills: SkillItem[] = [];
+  for (const dir of SKILL_DIRS) {
+    const prefix = path.join(s.root, dir) + '/';
+    const files = s.atCommit(`skills\0${dir}`, () => (s.committedList ?? []).filter((f) => f.startsWith(prefix) && /^[^/]+\/SKILL\.md$/.test(f.slice(prefix.length))).sort());
+    skillFiles.push(...files);
+    // A skill only in the work tree is not read.
+    for (const e of s.ctx.fs.readDir(path.join(s.root, dir))) {
+      const f = path.join(s.root, dir, e.name, 'SKILL.md');
+      if (e.type !== 'dir' || files.includes(f) || s.ctx.fs.stat(f)?.type !== 'file') continue;
+      // A committed link to a committed skill folder (.claude/skills/s -> ../../.agents/skills/s):
+      // the session's checkout has the link, so it reads the skill through it.
+      const real = s.linkedCommitted(path.join(s.root, dir, e.name), 'SKILL.md');
+      if (real) {
+        skillFiles.push(f);
+        s.committedAs.set(f, real);
+        continue;
+      }
+      workOnlySkills.push({ source: s.workOnly(f, 'skill', s.root), diagnostics: s.notCommitted(f, undefined) });
+    }
+  }
+  return { skillFiles, workOnlySkills };
+}
+
+/** What the skills listed so far take of the session's limits. */
+interface SkillListing {
+  names: Set<string>;
+  count: number;
+  /** Bytes of names and descriptions. */
+  bytes: number;
+  /** Bytes of the listed SKILL.md files. */
+  textBytes: number;
+}
+
+/** One committed SKILL.md: listed, or why not. */
+function judgeSkill(s: Session, file: string, listing: SkillListing): SkillItem {
+  const r = s.readCommitted(file);
+  if (r.state !== 'ok') {
+    return { source: s.source(file, 'skill', s.root, { status: 'unreadable', reason: 'Listed in the commit but could not be read: skipped.' }), diagnostics: [diag('unreadable', file, 'The session could not read this SKILL.md; the skill is skipped.')] };
+  }
+  const size = sizes(r.text);
+  const skip = (reason: string, message: string): SkillItem => ({
+    source: s.source(file, 'skill', s.root, { ...size, status: 'excluded', reason }),
+    diagnostics: [...s.notCommitted(file, r.text), diag('skill-invalid', file, message)],
+  });
+  if (size.bytes > MAX_SKILL_FILE) {
+    return skip(`SKILL.md is ${fmt(size.bytes)} bytes, over 64 KB: skipped.`, `This SKILL.md is ${fmt(size.bytes)} bytes; a session skips a SKILL.md larger than 64 KB.`);
+  }
+  const fm = parseFrontmatter(r.text);
+  const name = typeof fm?.data?.name === 'string' ? fm.data.name.trim() : '';
+  let description = typeof fm?.data?.description === 'string' ? fm.data.description.trim() : '';
+  if (!name || !description) {
+    const lacks = [!name ? 'name' : '', !description ? 'description' : ''].filter(Boolean).join(' and no ');
+    return skip(`Its frontmatter gives no ${lacks}: not listed.`, `This skill is not listed: its frontmatter gives no ${lacks}${fm?.error ? ` (it does not parse: ${fm.error.message})` : ''}.`);
+  }
+  if (charCount(name) > MAX_SKILL_NAME) {
+    return skip(`Its name is ${charCount(name)} characters, longer than 64: not listed.`, `This skill is not listed: its name is ${charCount(name)} characters, and a session lists only names of at most 64.`);
+  }
+  if (listing.names.has(name)) {
+    const sameFile = [...s.committedAs].find(([, real]) => real === file)?.[0];
+    // The folder a committed link points to: the same skill, listed once through the link.
+    if (sameFile) return { source: s.source(file, 'skill', s.root, { ...size, status: 'duplicate', reason: `The same folder as ${s.rel(sameFile)}, which links to it: listed once.` }), diagnostics: [] };
+    return { source: s.source(file, 'skill', s.root, { ...size, status: 'duplicate', reason: `Another skill is already named "${name}"; the first one is kept (.claude/skills before .agents/skills).` }), diagnostics: [diag('skill-invalid', file, `This skill is not listed: an earlier skill is also named "${name}", and the first one is kept.`)] };
+  }
+  if (listing.count >= MAX_SKILLS) return skip(`${MAX_SKILLS} skills are already listed: skipped.`, `This skill is not listed: a session lists at most ${MAX_SKILLS} skills.`);
+  const diags = s.notCommitted(file, r.text);
+  let cut = '';
+  if (charCount(description) > MAX_DESCRIPTION) {
+    cut = ` Its description is cut at ${fmt(MAX_DESCRIPTION)} characters.`;
+    diags.push(diag('file-truncated', file, `The description is ${fmt(charCount(description))} characters; a session cuts it at ${fmt(MAX_DESCRIPTION)}.`));
+    description = takeChars(description, MAX_DESCRIPTION);
+  }
+  const entryBytes = byteCount(name) + byteCount(description);
+  if (listing.bytes + entryBytes > MAX_SKILL_LISTING) {
+    return skip('Skill names and descriptions are limited to about 16 KB together, and this one would pass it: skipped.', 'This skill is not listed: with it, skill names and descriptions would pass the session\'s ~16 KB limit.');
+  }
+  if (listing.textBytes + size.bytes > MAX_SKILL_TEXT) {
+    return skip('The text of all listed skills is limited to about 512 KB, and this one would pass it: skipped.', 'This skill is not listed: with it, the text of all listed skills would pass the session\'s ~512 KB limit.');
+  }
+  listing.names.add(name);
+  listing.count++;
+  listing.bytes += entryBytes;
+  listing.textBytes += size.bytes;
+  const line = `${name}: ${description}`;
+  return {
+    source: s.source(file, 'skill', s.root, { ...size, status: 'listed', injectedChars: charCount(line), injectedBytes: byteCount(line), reason: `Listed by name and description from the first message; its full text loads only when the agent decides the task matches.${cut}` }),
+    name,
+    description,
+    diagnostics: diags,
   };
-  for (const it of rootItems) {
-    add(it);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. Apply the budget: one 32 KB limit, root files first, then each directory whole or not at all.
+
+/** Whether an item takes from the limit: a file read with text. */
+function takes(i: Item): boolean {
+  return i.source.status === 'loaded' && i.content !== undefined;
+}
+
+/** Root files in order; the first that does not fit is cut where the limit ends, and every later one is left out. */
+function budgetRoot(s: Session, rootItems: Item[]): { remaining: number; rootCut: boolean } {
+  let remaining = LIMIT;
+  let rootCut = false;
+  for (const item of rootItems) {
+    if (!takes(item)) continue;
+    const src = item.source;
+    const bytes = byteCount(item.content!);
+    if (rootCut || remaining === 0 && bytes > 0) {
+      src.status = 'omitted';
+      src.reason = rootCut
+        ? 'An earlier root file did not fit in the 32 KB limit, so every root file after it is not used.'
+        : 'Earlier root files used all of the 32 KB limit, so this one and every later root file are not used.';
+      item.diagnostics.push(diag('chain-over-budget', src.path, `A session does not use this file: earlier root guidance fills the ${fmt(LIMIT)}-byte limit.`));
+      rootCut = true;
+      continue;
+    }
+    if (bytes <= remaining) {
+      remaining -= bytes;
+      src.reason = src.importedBy
+        ? `Imported by ${s.rel(src.importedBy)}: given to the agent from the first message, after the root files.`
+        : 'Root guidance: the agent follows it from the first message.';
+      continue;
+    }
+    cutRootFile(item, remaining);
+    remaining = 0;
+    rootCut = true;
+  }
+  return { remaining, rootCut };
+}
+
+/** The first root file that does not fit: cut where the limit ends, `remaining` bytes in. */
+function cutRootFile(item: Item, remaining: number): void {
+  const cut = cutBytes(item.content!, remaining);
+  const origin = item.stripped!.toOriginal(cut.length);
+  item.source.status = 'truncated';
+  item.source.cutAt = positionAt(item.text!, origin);
+  item.source.reason = `Only ${fmt(remaining)} bytes of the 32 KB limit were left: the session cuts it there, and uses no later root file and no directory guidance.`;
+  item.diagnostics.push(diag('chain-over-budget', item.source.path, `A session keeps only the first ${fmt(remaining)} bytes of this file (the ${fmt(LIMIT)}-byte limit ends here) and says it is cut short; every later root file and every directory's guidance is left out.`, { text: item.text!, start: origin, end: item.text!.length }));
+  item.content = cut;
+}
+
+/** Directories nearest the root first: at most 64, each whole within what is left, none after a cut root file. */
+function budgetDirectories(s: Session, groups: Group[], remaining: number, rootCut: boolean): { remaining: number; dirReason: Map<Group, string> } {
+  const dirReason = new Map<Group, string>();
+  groups.forEach((g, i) => {
+    const fault = g.items.find((it) => it.fault);
+    const costs = g.items.filter(takes);
+    const bytes = costs.reduce((n, it) => n + byteCount(it.content!), 0);
+    let why: string | undefined;
+    if (i >= MAX_DIRS) why = `Guidance is read from at most ${MAX_DIRS} directories; this is directory ${i + 1}, so it is left out.`;
+    else if (rootCut) why = 'The root files did not all fit in the 32 KB limit, so every directory is left out.';
+    else if (fault) why = `A file of this directory's guidance ${fault.fault === 'too-large' ? 'is over 1 MB' : 'could not be read'} (${s.rel(fault.source.path)}), so the whole directory is left out.`;
+    else if (bytes > remaining) why = `Its guidance (${fmt(bytes)} bytes) does not fit whole in the ${fmt(remaining)} bytes left of the 32 KB limit, so the whole directory is left out.`;
+    if (why) {
+      dirReason.set(g, why);
+      for (const it of costs) {
+        it.source.status = 'omitted';
+        it.source.reason = why;
+        it.diagnostics.push(diag('chain-over-budget', it.source.path, `A session never reads this file as guidance: ${why[0].toLowerCase()}${why.slice(1)}`));
+      }
+      return;
+    }
+    remaining -= bytes;
+    for (const it of costs) {
+      it.source.status = 'on-read';
+      it.source.reason = it.source.importedBy
+        ? `Imported by ${s.rel(it.source.importedBy)}: added with ${s.rel(g.dir)}/'s guidance when the agent first reads or edits a file there.`
+        : `Added when the agent first reads or edits a file in ${s.rel(g.dir)}/ (not when it only runs commands there); applies only there.`;
+    }
+  });
+  return { remaining, dirReason };
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. Render: root files and skills from the first message, then the directories on the way to
+// the target as the agent reads there.
+
+/** What one chain gathers, in the order it lists it. */
+class Chain {
+  readonly sources: Source[] = [];
+  readonly diagnostics: Diagnostic[] = [];
+  readonly start: RenderPart[] = [];
+  readonly onRead: RenderPart[] = [];
+
+  add(it: Item): void {
+    if (it.content !== undefined && (it.source.status === 'loaded' || it.source.status === 'truncated' || it.source.status === 'on-read')) setInjected(it.source, it.content);
+    this.sources.push(it.source);
+    this.diagnostics.push(...(it.late?.() ?? []), ...it.diagnostics);
+  }
+}
+
+function render(s: Session, repo: Repository): ProfileResult {
+  const chain = new Chain();
+  for (const it of repo.rootItems) {
+    chain.add(it);
     // A file left with nothing once its import lines are gone (a CLAUDE.md holding only
     // @AGENTS.md) gives the agent nothing: no part.
-    if (it.content?.trim() && (it.source.status === 'loaded' || it.source.status === 'truncated')) start.push({ where: 'system', text: it.content });
+    if (it.content?.trim() && (it.source.status === 'loaded' || it.source.status === 'truncated')) chain.start.push({ where: 'system', text: it.content });
   }
-  // Directories on the way to the target, outermost first; guidance only in the work tree is not read.
-  const pathDirs = isInside(targetDir, root) ? dirsBelow(root, targetDir) : [];
+  renderDirectories(s, repo, chain);
+  for (const skill of repo.skillItems) {
+    chain.sources.push(skill.source);
+    chain.diagnostics.push(...skill.diagnostics);
+  }
+  const listedSkills = repo.skillItems.filter((skill) => skill.source.status === 'listed');
+  if (listedSkills.length) chain.start.push({ where: 'system', text: listedSkills.map((skill) => `${skill.name}: ${skill.description}`).join('\n') });
+  const line = startLine(s, repo, listedSkills);
+  if (line) chain.start.push(line);
+  return {
+    sources: chain.sources,
+    budget: { unit: 'bytes', limit: LIMIT, perFile: null, used: LIMIT - repo.remaining },
+    diagnostics: chain.diagnostics,
+    start: chain.start,
+    onRead: chain.onRead,
+  };
+}
+
+/** Directories on the way to the target, outermost first; guidance only in the work tree is not read. */
+function renderDirectories(s: Session, repo: Repository, chain: Chain): void {
+  const targetDir = s.ctx.fs.stat(s.ctx.target)?.type === 'dir' ? s.ctx.target : path.dirname(s.ctx.target);
+  const pathDirs = isInside(targetDir, s.root) ? dirsBelow(s.root, targetDir) : [];
   for (const d of pathDirs) {
-    const g = groupOf.get(d);
+    const g = repo.groupOf.get(d);
     for (const name of GUIDANCE) {
       const f = path.join(d, name);
-      if (!guidanceDirs.get(d)?.includes(f) && ctx.fs.stat(f)?.type === 'file') {
-        add({ source: base(f, 'project', d, { ...sizes(workText(f) ?? ''), loads: 'on-read', status: 'excluded', reason: absent }), diagnostics: notCommitted(f, undefined), top: true });
+      if (!repo.guidanceDirs.get(d)?.includes(f) && s.ctx.fs.stat(f)?.type === 'file') {
+        chain.add({ source: s.workOnly(f, 'project', d, { loads: 'on-read' }), diagnostics: s.notCommitted(f, undefined), top: true });
       }
     }
     if (!g) continue;
     for (const it of g.items) {
       it.source.loads = 'on-read';
-      add(it);
+      chain.add(it);
     }
-    if (dirReason.has(g)) continue;
+    if (repo.dirReason.has(g)) continue;
     for (const it of g.items) {
-      if (it.top && it.source.status === 'on-read') onRead.push({ where: 'message', text: `Following ${rel(it.source.path)} for work in ${rel(g.dir)}/` });
+      if (it.top && it.source.status === 'on-read') chain.onRead.push({ where: 'message', text: `Following ${s.rel(it.source.path)} for work in ${s.rel(g.dir)}/` });
     }
-    for (const it of g.items) if (it.source.status === 'on-read' && it.content?.trim()) onRead.push({ where: 'after-tool-result', text: it.content });
+    for (const it of g.items) if (it.source.status === 'on-read' && it.content?.trim()) chain.onRead.push({ where: 'after-tool-result', text: it.content });
   }
-  for (const s of skillItems) {
-    sources.push(s.source);
-    diagnostics.push(...s.diagnostics);
-  }
-  const listedSkills = skillItems.filter((s) => s.source.status === 'listed');
-  if (listedSkills.length) start.push({ where: 'system', text: listedSkills.map((s) => `${s.name}: ${s.description}`).join('\n') });
+}
 
-  // The "what was read" line at the start of the session [reconstructed from the docs].
-  const loaded = rootItems
-    .filter((it) => it.source.status === 'loaded' || it.source.status === 'truncated' || (it.source.status === 'duplicate' && ctx.fs.isSymlink(it.source.path)))
-    .map((it) => rel(it.source.path) + (it.source.status === 'truncated' ? ' (cut short)' : it.source.status === 'duplicate' ? ` (link to ${rel(ctx.fs.realPath(it.source.path))})` : ''));
+/** The "what was read" line at the start of the session [reconstructed from the docs]. */
+function startLine(s: Session, repo: Repository, listedSkills: SkillItem[]): RenderPart | undefined {
+  const { fs } = s.ctx;
+  const loaded = repo.rootItems
+    .filter((it) => it.source.status === 'loaded' || it.source.status === 'truncated' || (it.source.status === 'duplicate' && fs.isSymlink(it.source.path)))
+    .map((it) => s.rel(it.source.path) + (it.source.status === 'truncated' ? ' (cut short)' : it.source.status === 'duplicate' ? ` (link to ${s.rel(fs.realPath(it.source.path))})` : ''));
   // Skills only in the work tree are unknown to the session; every other unlisted one is skipped.
-  const skipped = skillItems.filter((s) => s.source.status !== 'listed' && committed?.has(s.source.path)).map((s) => rel(s.source.path));
-  const anything = loaded.length || leftOut.length || listedSkills.length || skipped.length || notFound.length || groups.length;
-  if (isRepo && anything) {
-    const cap = (xs: string[]) => xs.slice(0, LIST_CAP).join(', ') + (xs.length > LIST_CAP ? ` and ${fmt(xs.length - LIST_CAP)} more` : '');
-    const parts = [
-      `Guidance from ${commit ? commit.slice(0, 12) : rev} on ${branch}`,
-      loaded.length ? `loaded ${cap(loaded)}` : 'no root guidance',
-      listedSkills.length ? `skills ${cap(listedSkills.map((s) => s.name!))}` : undefined,
-      leftOut.length ? `left out ${cap(leftOut)}` : undefined,
-      skipped.length ? `skipped ${cap(skipped)}` : undefined,
-      notFound.length ? `not found ${cap(notFound)}` : undefined,
-    ].filter(Boolean);
-    start.push({ where: 'message', text: parts.join('; ') });
-  }
-
-  return {
-    sources,
-    budget: { unit: 'bytes', limit: LIMIT, perFile: null, used: LIMIT - remaining },
-    diagnostics,
-    start,
-    onRead,
-  };
+  const skipped = repo.skillItems.filter((skill) => skill.source.status !== 'listed' && s.committed?.has(skill.source.path)).map((skill) => s.rel(skill.source.path));
+  const { leftOut, notFound } = repo;
+  const anything = loaded.length || leftOut.length || listedSkills.length || skipped.length || notFound.length || repo.groups.length;
+  if (!s.isRepo || !anything) return undefined;
+  const cap = (xs: string[]) => xs.slice(0, LIST_CAP).join(', ') + (xs.length > LIST_CAP ? ` and ${fmt(xs.length - LIST_CAP)} more` : '');
+  const parts = [
+    `Guidance from ${s.commit ? s.commit.slice(0, 12) : s.rev} on ${s.branch}`,
+    loaded.length ? `loaded ${cap(loaded)}` : 'no root guidance',
+    listedSkills.length ? `skills ${cap(listedSkills.map((skill) => skill.name!))}` : undefined,
+    leftOut.length ? `left out ${cap(leftOut)}` : undefined,
+    skipped.length ? `skipped ${cap(skipped)}` : undefined,
+    notFound.length ? `not found ${cap(notFound)}` : undefined,
+  ].filter(Boolean);
+  return { where: 'message', text: parts.join('; ') };
 }
 
 /**
