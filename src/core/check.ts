@@ -10,7 +10,7 @@ import { PROFILES } from './profiles';
 import { matchesAny, relativeInside } from './globs';
 import { isInside, SKIP_DIRS } from './paths';
 import type { Diagnostic } from './model';
-import { governedFolder } from './patterns';
+import { governedFolders } from './patterns';
 import type { Profile } from './profile';
 import { readText } from './readText';
 
@@ -148,7 +148,8 @@ export function check(host: Host, root: string, agents: readonly Profile[] | ((f
   const defaultLaunch = typeof opts.launchDir === 'string' ? path.resolve(opts.launchDir) : host.git.root(root) ?? root;
   const launchFor = typeof opts.launchDir === 'function' ? opts.launchDir : () => defaultLaunch;
   // The folder each file governs: its own, or the one above the folders a pattern names (.claude/rules/x.md → .).
-  const dirs = instructionFiles.map((f) => governedFolder(path.join(root, f), patterns, root));
+  const governed = governedFolders(patterns, root);
+  const dirs = instructionFiles.map((f) => governed(path.join(root, f)));
   const targets = [...new Set([root, ...dirs])].filter((d) => isInside(d, launchFor(d)));
   // Diagnostics in the order they are found; a conditional rule's globs hold a place, filled
   // after one pass over the file list answers every rule's globs together.
@@ -215,7 +216,8 @@ function anyPattern(patterns: readonly string[]): (rel: string) => boolean {
 /**
  * The globs of each rule that match no file under its scope, from one pass over the file list
  * for every rule: each file is tested only against the globs still unmatched in the folders
- * above it, so a glob that matches stops costing anything.
+ * above it, each distinct glob of a folder once however many rules and agents share it (with the
+ * same matcher), so a glob that matches stops costing anything.
  */
 function deadGlobs(root: string, files: readonly string[], rules: readonly GlobRule[]): Map<GlobRule, string[]> {
   interface Pending {
@@ -223,41 +225,47 @@ function deadGlobs(root: string, files: readonly string[], rules: readonly GlobR
     glob: string;
     matched: boolean;
   }
-  const byScope = new Map<string, Pending[]>();
+  /** One glob with one matcher in one folder, and the rules waiting on it. */
+  interface Test {
+    matches: (rel: string) => boolean;
+    waiting: Pending[];
+  }
+  const defaultMatcher = (rel: string, glob: string) => matchesAny(rel, [glob]);
+  const byScope = new Map<string, Map<string, Test>>();
+  const matcherIds = new Map<(rel: string, glob: string) => boolean, number>();
   const all: Pending[] = [];
   for (const rule of rules) {
     const prefix = relativeInside(root, rule.scope);
+    const matcher = rule.profile.matchesGlob ?? defaultMatcher;
+    if (!matcherIds.has(matcher)) matcherIds.set(matcher, matcherIds.size);
     for (const glob of rule.globs) {
       const p = { rule, glob, matched: false };
       all.push(p);
       // A scope outside the listed files has no file to match.
-      if (prefix !== undefined) byScope.set(prefix, [...(byScope.get(prefix) ?? []), p]);
+      if (prefix === undefined) continue;
+      const tests = byScope.get(prefix) ?? new Map<string, Test>();
+      byScope.set(prefix, tests);
+      const key = `${matcherIds.get(matcher)}\0${glob}`;
+      const test = tests.get(key) ?? { matches: (rel: string) => matcher(rel, glob), waiting: [] };
+      tests.set(key, test);
+      test.waiting.push(p);
     }
   }
-  const matches = (rule: GlobRule, rel: string, glob: string) => (rule.profile.matchesGlob ? rule.profile.matchesGlob(rel, glob) : matchesAny(rel, [glob]));
-  const test = (list: Pending[] | undefined, rel: string): Pending[] | undefined => {
-    if (!list) return list;
-    for (const p of list) {
-      if (!p.matched && matches(p.rule, rel, p.glob)) p.matched = true;
+  /** Test one file against a folder's tests; drop the folder once nothing in it waits. */
+  const test = (prefix: string, rel: string) => {
+    const tests = byScope.get(prefix);
+    if (!tests) return;
+    for (const [key, t] of tests) {
+      if (!t.matches(rel)) continue;
+      for (const p of t.waiting) p.matched = true;
+      tests.delete(key);
     }
-    const left = list.filter((p) => !p.matched);
-    return left.length ? left : undefined;
+    if (!tests.size) byScope.delete(prefix);
   };
   for (const f of files) {
     if (!byScope.size) break;
-    if (byScope.has('')) {
-      const left = test(byScope.get(''), f);
-      if (left) byScope.set('', left);
-      else byScope.delete('');
-    }
-    for (let i = f.indexOf('/'); i > 0; i = f.indexOf('/', i + 1)) {
-      const prefix = f.slice(0, i);
-      const list = byScope.get(prefix);
-      if (!list) continue;
-      const left = test(list, f.slice(i + 1));
-      if (left) byScope.set(prefix, left);
-      else byScope.delete(prefix);
-    }
+    test('', f);
+    for (let i = f.indexOf('/'); i > 0; i = f.indexOf('/', i + 1)) if (byScope.has(f.slice(0, i))) test(f.slice(0, i), f.slice(i + 1));
   }
   const dead = new Map<GlobRule, string[]>();
   for (const p of all) if (!p.matched) dead.set(p.rule, [...(dead.get(p.rule) ?? []), p.glob]);

@@ -31,30 +31,38 @@ function expand(glob: string, opts: GlobOptions): string {
 
 /** Whether a relative path matches any of the globs. */
 export function matchesAny(rel: string, globs: readonly string[], opts: GlobOptions = {}): boolean {
-  const candidates = [rel];
-  if (opts.folders) for (let i = rel.lastIndexOf('/'); i > 0; i = rel.lastIndexOf('/', i - 1)) candidates.push(rel.slice(0, i));
-  return globs.some((g) => {
-    const re = compiled(g, opts);
-    return re !== undefined && candidates.some((c) => re.test(c));
-  });
+  const cache = cacheFor(opts);
+  for (const g of globs) {
+    const re = compiled(cache, g, opts);
+    if (re === undefined) continue;
+    if (re.test(rel)) return true;
+    if (opts.folders) for (let i = rel.lastIndexOf('/'); i > 0; i = rel.lastIndexOf('/', i - 1)) if (re.test(rel.slice(0, i))) return true;
+  }
+  return false;
 }
 
-/** Compiled globs, kept: the same few patterns are tested against many paths. */
-const cache = new Map<string, RegExp | undefined>();
+/**
+ * Compiled globs, kept by the options that change the expression (`folders` does not): the same
+ * few patterns are tested against every file of a `check` pass.
+ */
+const caches = [new Map<string, RegExp | undefined>(), new Map<string, RegExp | undefined>(), new Map<string, RegExp | undefined>(), new Map<string, RegExp | undefined>()];
 
-function compiled(glob: string, opts: GlobOptions): RegExp | undefined {
-  const key = `${opts.basenameAnywhere ? 1 : 0}${opts.nocase ? 1 : 0}${glob}`;
-  if (!cache.has(key)) {
-    let re: RegExp | undefined;
-    try {
-      re = micromatch.makeRe(expand(glob, opts), { dot: true, nocase: opts.nocase });
-    } catch {
-      re = undefined;
-    }
-    if (cache.size > 5000) cache.clear();
-    cache.set(key, re);
+function cacheFor(opts: GlobOptions): Map<string, RegExp | undefined> {
+  return caches[(opts.basenameAnywhere ? 1 : 0) + (opts.nocase ? 2 : 0)];
+}
+
+function compiled(cache: Map<string, RegExp | undefined>, glob: string, opts: GlobOptions): RegExp | undefined {
+  const known = cache.get(glob);
+  if (known !== undefined || cache.has(glob)) return known;
+  let re: RegExp | undefined;
+  try {
+    re = micromatch.makeRe(expand(glob, opts), { dot: true, nocase: opts.nocase });
+  } catch {
+    re = undefined;
   }
-  return cache.get(key);
+  if (cache.size > 5000) cache.clear();
+  cache.set(glob, re);
+  return re;
 }
 
 /** Why a glob is invalid, or undefined when it is fine. */

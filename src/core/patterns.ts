@@ -34,14 +34,27 @@ export function fixedNames(profile: Pick<Profile, 'filePatterns'>): string[] {
  * such as `.claude/skills/*\/SKILL.md`, is anchored).
  */
 export function governedFolder(file: string, patterns: readonly string[], root = '/'): string {
-  const rel = path.relative(root, file).split(path.sep).join('/');
-  for (const pattern of patterns) {
-    if (!micromatch.isMatch(rel, pattern, { dot: true })) continue;
+  return governedFolders(patterns, root)(file);
+}
+
+/**
+ * `governedFolder` for many files: the patterns compiled once (`check` asks it for every
+ * instruction file of the workspace).
+ */
+export function governedFolders(patterns: readonly string[], root = '/'): (file: string) => string {
+  const compiled = patterns.map((pattern) => {
     const { path: fixed, isFile } = fixedPart(pattern);
     const dirs = fixed === '' ? [] : isFile ? fixed.split('/').slice(0, -1) : fixed.split('/');
-    if (!dirs.length) return path.dirname(file);
-    const at = file.lastIndexOf(`/${dirs.join('/')}/`);
-    if (at >= 0) return file.slice(0, at) || '/';
-  }
-  return path.dirname(file);
+    return { test: micromatch.matcher(pattern, { dot: true }), marker: dirs.length ? `/${dirs.join('/')}/` : undefined };
+  });
+  return (file) => {
+    const rel = path.relative(root, file).split(path.sep).join('/');
+    for (const { test, marker } of compiled) {
+      if (!test(rel)) continue;
+      if (!marker) return path.dirname(file);
+      const at = file.lastIndexOf(marker);
+      if (at >= 0) return file.slice(0, at) || '/';
+    }
+    return path.dirname(file);
+  };
 }

@@ -69,6 +69,11 @@ export type LossyRead =
  * `raw` is the bytes on disk, for agents that cut by bytes.
  */
 export function readLossy(fs: FileSystem, p: string): LossyRead {
+  // Once per refresh, as readText: every chain of a pass reads the files above its folder.
+  return fs instanceof CachedFileSystem ? fs.memo(`\0readLossy\0${p}`, () => lossy(fs, p)) : lossy(fs, p);
+}
+
+function lossy(fs: FileSystem, p: string): LossyRead {
   const r = readText(fs, p);
   // Strict decoding succeeded, so encoding the text gives back the bytes on disk (a BOM included).
   if (r.state === 'ok') return { ...r, raw: encode(r.text) };

@@ -6,6 +6,7 @@ import { globProblem, matchesAny, relativeInside } from '../globs';
 import { newSource, setInjected, type Diagnostic, type RenderPart, type Source, type SourceKind } from '../model';
 import { isInside, SKIP_DIRS } from '../paths';
 import type { Profile, ProfileResult, ResolveContext } from '../profile';
+import { ParseCache } from '../parseCache';
 import { describeReadFailure, readText } from '../readText';
 
 /**
@@ -81,6 +82,13 @@ interface Parsed {
 
 /** [vscode] PromptFileParser.parse: a first line `---`, up to the next `---` line (or the end). */
 function parsePromptFile(text: string): Parsed {
+  return parsedPromptFiles.get(text);
+}
+
+/** Kept by text: every chain of a refresh reads the same few instruction files. */
+const parsedPromptFiles = new ParseCache(parsePromptText);
+
+function parsePromptText(text: string): Parsed {
   const lines = text.split(/(?<=\n)/);
   if (!lines.length || !/^---[\s\r\n]*$/.test(lines[0])) return { bodyStart: 0 };
   let end = lines.findIndex((l, i) => i > 0 && /^---[\s\r\n]*$/.test(l));
@@ -113,8 +121,15 @@ function parsePromptFile(text: string): Parsed {
   return { header, bodyStart };
 }
 
-/** A file reference in the body: a Markdown link or `#file:` ([vscode] PromptBody.getParsedBody). */
-function fileReferences(text: string, from: number): { ref: string; start: number; end: number }[] {
+/** The file references in the body of a prompt file: a Markdown link or `#file:` ([vscode] PromptBody.getParsedBody). */
+function fileReferences(text: string): readonly { ref: string; start: number; end: number }[] {
+  return referencesOf.get(text);
+}
+
+/** Kept by text, as the parse: the body starts where the text's header ends. */
+const referencesOf = new ParseCache((text: string) => findFileReferences(text, parsePromptFile(text).bodyStart));
+
+function findFileReferences(text: string, from: number): { ref: string; start: number; end: number }[] {
   const out: { ref: string; start: number; end: number }[] = [];
   let fence: { char: string; len: number } | undefined;
   let offset = 0;
@@ -224,7 +239,7 @@ class Resolver {
       }
     }
     // Body file references that do not exist ([vscode] promptValidator.fileNotFound, a warning).
-    for (const ref of fileReferences(text, parsed.bodyStart)) {
+    for (const ref of fileReferences(text)) {
       if (/^[a-zA-Z]+:\//.test(ref.ref)) continue; // another scheme: not checked
       // A link's #fragment or ?query names a place in the file, not part of its path.
       const refPath = ref.ref.replace(/[#?].*$/s, '');
@@ -472,8 +487,7 @@ function followLinks(r: Resolver, from: readonly { file: string; text: string }[
   const seen = new Set(from.map((f) => f.file));
   while (todo.length) {
     const next = todo.pop()!;
-    const parsed = parsePromptFile(next.text);
-    for (const ref of fileReferences(next.text, parsed.bodyStart)) {
+    for (const ref of fileReferences(next.text)) {
       if (/^[a-zA-Z]+:\//.test(ref.ref)) continue;
       const file = ref.ref.startsWith('/') ? ref.ref : path.join(path.dirname(next.file), ref.ref);
       if (seen.has(file)) continue;

@@ -6,6 +6,7 @@ import { globProblem, matchesAny, relativeInside } from '../globs';
 import type { Diagnostic, RenderPart, Source, SourceKind } from '../model';
 import { compareRustPaths, folderOf, isInside, readsAsPath } from '../paths';
 import type { ImportRef, Profile, ProfileResult, ResolveContext } from '../profile';
+import { ParseCache } from '../parseCache';
 import { describeReadFailure, lossyDiagnostic, readLossy, sizes } from '../readText';
 
 /**
@@ -359,6 +360,12 @@ function lineFrontmatter(raw: string): Record<string, unknown> {
 
 /** Whether a path matches a pattern the way the CLI matches (observed p2, p9, p22). */
 export function cliMatches(rel: string, pattern: string): boolean {
+  const glob = cliGlob.get(pattern);
+  return typeof glob === 'boolean' ? glob : matchesAny(rel, [glob], { basenameAnywhere: true });
+}
+
+/** What a pattern means to the CLI: a glob to match, or a fixed answer. Kept by pattern: `check` asks for every file. */
+const cliGlob = new ParseCache((pattern: string): string | boolean => {
   let p = pattern.trim();
   if (!p || p.startsWith('/') || globProblem(p)) return false; // a leading "/" never matches; malformed patterns are ignored
   while (p.startsWith('./')) p = p.slice(2);
@@ -366,8 +373,8 @@ export function cliMatches(rel: string, pattern: string): boolean {
   if (p.endsWith('/') || p.includes('//')) return false; // directories do not match the files in them
   // A pattern without "/" matches the file name at any depth; case-sensitive. `[!x]` negates
   // (micromatch reads it as a literal, hence the rewrite to `[^x]`).
-  return matchesAny(rel, [p.replace(/\[!/g, '[^')], { basenameAnywhere: true });
-}
+  return p.replace(/\[!/g, '[^');
+});
 
 /** Offsets of fenced code blocks and inline code spans, where `@` is not an import (observed p19, p20). */
 function codeSpans(text: string): { start: number; end: number }[] {
