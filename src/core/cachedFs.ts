@@ -21,6 +21,7 @@ export class CachedFileSystem implements FileSystem {
   private readonly dirs = new Map<string, DirEntry[]>();
   private readonly reals = new Map<string, string>();
   private readonly memos = new Map<string, unknown>();
+  private readonly byPath = new Map<string, Map<string, unknown>>();
 
   constructor(readonly inner: FileSystem) {}
 
@@ -58,7 +59,9 @@ export class CachedFileSystem implements FileSystem {
 
   readDir(p: string): DirEntry[] {
     let entries = this.dirs.get(p);
-    if (!entries) this.dirs.set(p, (entries = this.inner.readDir(p)));
+    // Most folders asked about do not exist (`.claude/rules` in every folder of a chain): the
+    // cached `stat` answers, where listing would cost a system call and an exception.
+    if (!entries) this.dirs.set(p, (entries = this.stat(p)?.type === 'dir' ? this.inner.readDir(p) : []));
     // A copy: callers may sort or filter what they get.
     return entries.slice();
   }
@@ -77,6 +80,19 @@ export class CachedFileSystem implements FileSystem {
     }
     this.reals.set(p, real);
     return real;
+  }
+
+  /**
+   * What `compute` makes of one path, once for this refresh (`kind` names the question: a
+   * decoded read, a parse). Keyed by the path itself, without building a key per call.
+   */
+  perPath<T>(kind: string, p: string, compute: () => T): T {
+    let answers = this.byPath.get(kind);
+    if (!answers) this.byPath.set(kind, (answers = new Map()));
+    if (answers.has(p)) return answers.get(p) as T;
+    const value = compute();
+    answers.set(p, value);
+    return value;
   }
 
   /** The answer to a whole-workspace question, computed once for this refresh. */

@@ -206,11 +206,37 @@ interface GlobRule {
   globs: string[];
 }
 
-/** A test of a relative path against any of the patterns, as one regular expression. */
+/**
+ * A test of a relative path against any of the patterns. A pattern is tried only on paths that
+ * hold its last literal folder or file name (`**\/.cursor/rules/*` only on paths through a
+ * `rules` folder), found by one look-up per segment of the path: `check` asks it of every file
+ * in the repository, and a regular expression per pattern for each would cost more than git.
+ */
 function anyPattern(patterns: readonly string[]): (rel: string) => boolean {
-  const sources = patterns.map((p) => micromatch.makeRe(p, { dot: true }).source);
-  const re = new RegExp(sources.map((s) => `(?:${s})`).join('|'));
-  return (rel) => re.test(rel);
+  const byLiteral = new Map<string, RegExp[]>();
+  // Patterns without a literal name (`**\/[Aa][Gg][Ee][Nn][Tt][Ss].[Mm][Dd]`): their last segment
+  // is tried on the file name first, a far cheaper expression.
+  const always: { name: RegExp | undefined; re: RegExp }[] = [];
+  for (const p of patterns) {
+    const re = micromatch.makeRe(p, { dot: true });
+    const segments = p.split('/');
+    const literal = [...segments].reverse().find((seg) => /^[\w.@-]+$/.test(seg) && !/^\.+$/.test(seg));
+    const last = segments[segments.length - 1];
+    if (literal === undefined) always.push({ name: last.includes('**') ? undefined : micromatch.makeRe(last, { dot: true }), re });
+    else byLiteral.set(literal, [...(byLiteral.get(literal) ?? []), re]);
+  }
+  return (rel) => {
+    const name = rel.slice(rel.lastIndexOf('/') + 1);
+    for (const { name: nameRe, re } of always) if ((!nameRe || nameRe.test(name)) && re.test(rel)) return true;
+    for (let from = 0; from <= rel.length; ) {
+      const slash = rel.indexOf('/', from);
+      const end = slash < 0 ? rel.length : slash;
+      const candidates = byLiteral.get(rel.slice(from, end));
+      if (candidates) for (const re of candidates) if (re.test(rel)) return true;
+      from = end + 1;
+    }
+    return false;
+  };
 }
 
 /**

@@ -16,7 +16,7 @@ export type ReadResult =
 /** Read a file as strict UTF-8 text, saying precisely why when that is not possible. */
 export function readText(fs: FileSystem, p: string): ReadResult {
   // Decoded once per refresh: every chain of a `check` pass reads the files above its folder.
-  return fs instanceof CachedFileSystem ? fs.memo(`\0readText\0${p}`, () => read(fs, p)) : read(fs, p);
+  return fs instanceof CachedFileSystem ? fs.perPath('readText', p, () => read(fs, p)) : read(fs, p);
 }
 
 function read(fs: FileSystem, p: string): ReadResult {
@@ -70,7 +70,7 @@ export type LossyRead =
  */
 export function readLossy(fs: FileSystem, p: string): LossyRead {
   // Once per refresh, as readText: every chain of a pass reads the files above its folder.
-  return fs instanceof CachedFileSystem ? fs.memo(`\0readLossy\0${p}`, () => lossy(fs, p)) : lossy(fs, p);
+  return fs instanceof CachedFileSystem ? fs.perPath('readLossy', p, () => lossy(fs, p)) : lossy(fs, p);
 }
 
 function lossy(fs: FileSystem, p: string): LossyRead {

@@ -141,6 +141,16 @@ describe('CachedFileSystem', () => {
       cached.readDir('/a');
       assert.throws(() => cached.readFile('/a/missing.md'), /ENOENT/);
     }
-    assert.deepEqual(mem.calls, { stat: 1, isSymlink: 0, readFile: 2, readDir: 1, realPath: 0 });
+    // stat: the file, and the folder before it is listed.
+    assert.deepEqual(mem.calls, { stat: 2, isSymlink: 0, readFile: 2, readDir: 1, realPath: 0 });
+  });
+
+  it('lists no folder that is not there', () => {
+    const mem = new CountingFileSystem(new MemoryFileSystem({ '/a/CLAUDE.md': 'x' }));
+    const cached = new CachedFileSystem(mem);
+    assert.deepEqual(cached.readDir('/a/.claude/rules'), []);
+    assert.deepEqual(cached.readDir('/a/CLAUDE.md'), []);
+    assert.deepEqual(cached.readDir('/a').map((e) => e.name), ['CLAUDE.md']);
+    assert.equal(mem.calls.readDir, 1);
   });
 });

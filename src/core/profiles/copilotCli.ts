@@ -133,9 +133,17 @@ class Resolver {
   locate(dir: string, name: string): string {
     const exact = path.join(dir, name);
     if (!ANY_CASE.has(name) || this.ctx.fs.stat(exact)) return exact;
-    const lower = name.toLowerCase();
-    const hit = this.ctx.fs.readDir(dir).find((e) => e.type === 'file' && e.name.toLowerCase() === lower);
-    return hit ? path.join(dir, hit.name) : exact;
+    const hit = this.filesIgnoringCase(dir).get(name.toLowerCase());
+    return hit ? path.join(dir, hit) : exact;
+  }
+
+  /** A folder's files by their lower-case name (the first listed wins), once per refresh: every chain below asks. */
+  private filesIgnoringCase(dir: string): Map<string, string> {
+    return this.ctx.memo(`filesIgnoringCase\0${dir}`, () => {
+      const out = new Map<string, string>();
+      for (const e of this.ctx.fs.readDir(dir)) if (e.type === 'file' && !out.has(e.name.toLowerCase())) out.set(e.name.toLowerCase(), e.name);
+      return out;
+    });
   }
 
   /** Warn where a file loads only because the CLI matches its name ignoring case. */
