@@ -67,7 +67,7 @@ export interface CompareResult {
 
 /** Infer the wire protocol of a request body. */
 export function protocolOf(body: any, agent?: string): WireProtocol {
-  const byAgent: Record<string, WireProtocol> = { 'claude-code': 'anthropic', codex: 'responses', 'gemini-cli': 'gemini', 'copilot-cli': 'chat' };
+  const byAgent: Record<string, WireProtocol> = { 'claude-code': 'anthropic', codex: 'responses', 'gemini-cli': 'gemini', 'copilot-cli': 'chat', copilot: 'chat' };
   if (agent && byAgent[agent]) return byAgent[agent];
   if (!body || typeof body !== 'object') return 'unknown';
   if (Array.isArray(body.contents) || body.systemInstruction) return 'gemini';

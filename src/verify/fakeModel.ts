@@ -101,7 +101,7 @@ export async function startFakeModel(script: { readFile?: string } = {}): Promis
     const tool = wantToolCall(protocol, body);
     call.answer = tool ? `tool:${tool.name}` : 'text';
     if (!tool) return null;
-    const args = protocol === 'responses' ? shellArgs(tool, script.readFile!) : { [tool.pathArg]: script.readFile };
+    const args = protocol === 'responses' ? shellArgs(tool, script.readFile!) : { ...lineRange(tool.schema), [tool.pathArg]: script.readFile };
     toolCalls.push({ protocol, name: tool.name, args });
     return { tool, args };
   }
@@ -208,6 +208,19 @@ function pathArgOf(schema: any): string {
   const required: string[] = schema?.required || [];
   const pathy = (k: string) => /path|file/i.test(k);
   return required.find(pathy) || props.find(pathy) || required[0] || props[0] || 'path';
+}
+
+/**
+ * The whole file for a read tool that requires a line range besides the path (Copilot Chat's
+ * `read_file` requires `startLine` and `endLine`, 1-based and inclusive).
+ */
+function lineRange(schema: any): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const key of schema?.required || []) {
+    if (!['integer', 'number'].includes(schema.properties?.[key]?.type)) continue;
+    out[key] = /end|last|limit|count/i.test(key) ? 100_000 : 1;
+  }
+  return out;
 }
 
 function shellArgs(tool: ReadTool, file: string): any {

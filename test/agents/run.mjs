@@ -24,13 +24,16 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
 import { defineRepoSuite, repoArguments } from './realRepo.mjs';
 import { installAgents, pinnedAgent, repoRoot } from '../../scripts/agents/install.mjs';
-import { compare, materialize, runAgent, RUNNABLE_AGENTS as AGENTS } from '../../scripts/agents/harness.mjs';
+import { compare, materialize, runAgent, RUNNABLE_AGENTS } from '../../scripts/agents/harness.mjs';
+import { copilotChatVersion, runCopilotChat } from '../../scripts/agents/copilotChat.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const resultsDir = path.join(repoRoot, 'test-results', 'agents');
 const cliPath = path.resolve(repoRoot, process.env.IL_AGENTS_CLI || 'dist/cli.js');
 const parallel = Math.max(1, Number(process.env.IL_AGENTS_PARALLEL) || 2);
 const keepAll = process.env.IL_AGENTS_KEEP === '1';
+// The agent CLIs, and Copilot Chat inside the VS Code server of test/host (scripts/agents/copilotChat.mjs).
+const AGENTS = [...RUNNABLE_AGENTS, 'copilot'];
 const onlyAgents = process.env.IL_AGENTS ? process.env.IL_AGENTS.split(',') : AGENTS;
 const onlyScenarios = process.env.IL_SCENARIOS ? process.env.IL_SCENARIOS.split(',') : null;
 
@@ -42,6 +45,7 @@ const pinned = (() => {
     codex: deps['@openai/codex'],
     'gemini-cli': deps['@google/gemini-cli'],
     'copilot-cli': deps['@github/copilot'],
+    copilot: `Copilot Chat ${copilotChatVersion()}`,
   };
 })();
 
@@ -55,6 +59,15 @@ async function loadScenarios() {
     if (!onlyScenarios || onlyScenarios.includes(s.name)) out.push(s);
   }
   return out;
+}
+
+const copilotFixtures = new Map();
+// Phases done per scenario, and whether one of them keeps the fixture: the last one deletes it.
+const copilotUses = new Map();
+const copilotKeep = new Map();
+function copilotFixture(scenario) {
+  if (!copilotFixtures.has(scenario.name)) copilotFixtures.set(scenario.name, materialize(scenario));
+  return copilotFixtures.get(scenario.name);
 }
 
 /** A tiny semaphore: at most n agent runs at once. */
@@ -140,8 +153,23 @@ function dedupe(parts) {
   });
 }
 
+/**
+ * Copilot Chat: one VS Code server run per scenario serves both phases (a server takes ~30 s to
+ * start): "start" is its first turn, "on-read" the turn after the read. The scenario's
+ * `copilotSettings` are the user settings of that VS Code.
+ */
+const copilotRuns = new Map();
+async function copilotChatRun(scenario, fx, phase) {
+  if (!copilotRuns.has(scenario.name)) {
+    copilotRuns.set(scenario.name, runCopilotChat({ launchDir: fx.launchDir, home: fx.home, readFile: fx.readFile, settings: scenario.copilotSettings }));
+  }
+  const run = await copilotRuns.get(scenario.name);
+  return phase === 'start' ? { ...run, requests: run.requests.slice(0, 1), toolCalls: [] } : run;
+}
+
 async function runCase(agent, scenario, phase) {
-  const fx = materialize(scenario);
+  // Copilot Chat's phases share one run, hence one fixture.
+  const fx = agent === 'copilot' ? copilotFixture(scenario) : materialize(scenario);
   const target = fx.readFile ?? fx.launchDir;
   const notes = [];
   let ours = null;
@@ -153,7 +181,9 @@ async function runCase(agent, scenario, phase) {
     ours = start.error ? start : read?.error ? read : { parts: dedupe([...start.parts, ...(read?.parts ?? [])]), agentVersion: start.agentVersion };
     if (ours.agentVersion && ours.agentVersion !== pinned[agent]) notes.push(`note: our profile models ${agent} ${ours.agentVersion}, the oracle is ${pinned[agent]}`);
   }
-  const run = await runAgent({ agent, ...pinnedAgent(agent), repoDir: fx.repoDir, launchDir: fx.launchDir, home: fx.home, readFile: phase === 'on-read' ? fx.readFile : undefined });
+  const run = agent === 'copilot'
+    ? await copilotChatRun(scenario, fx, phase)
+    : await runAgent({ agent, ...pinnedAgent(agent), repoDir: fx.repoDir, launchDir: fx.launchDir, home: fx.home, readFile: phase === 'on-read' ? fx.readFile : undefined });
 
   const instructionTexts = instructionTextsOf(scenario, fx);
   // A known gap (scenario.gaps[agent] = {files, readme}): the agent sends the text of `files`,
@@ -176,7 +206,9 @@ async function runCase(agent, scenario, phase) {
   // Keep the fixture of a real mismatch or agent failure for debugging; drop the rest.
   const agentFailed = run.timedOut || run.exitCode !== 0 || !run.requests.length;
   const keep = keepAll || agentFailed || (result && !result.ok && !result.gapOnly);
-  if (!keep) rmSync(fx.tmpRoot, { recursive: true, force: true });
+  if (agent === 'copilot') copilotKeep.set(scenario.name, (copilotKeep.get(scenario.name) ?? false) || keep);
+  const lastUse = agent !== 'copilot' || (copilotUses.set(scenario.name, (copilotUses.get(scenario.name) ?? 0) + 1).get(scenario.name) === (scenario.readFile ? 2 : 1));
+  if (lastUse && !keep && !copilotKeep.get(scenario.name)) rmSync(fx.tmpRoot, { recursive: true, force: true });
   const where = `\n  ${keep ? 'fixture' : 'fixture (deleted)'}: ${fx.tmpRoot}\n  capture: ${path.relative(repoRoot, file)}`;
   const fail = (msg) => assert.fail([msg, ...notes].join('\n') + where);
   if (run.timedOut) fail(`${agent} timed out after ${run.ms} ms\n  stderr: ${run.stderr.slice(-1500)}`);

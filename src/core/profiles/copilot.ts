@@ -27,15 +27,16 @@ import { describeReadFailure, readText } from '../readText';
 
 const INTRO = 'When generating code, please follow these user provided coding instructions.'; // [chat] CustomInstructions
 const CONFLICT = ' You can ignore an instruction if it contradicts a system message.'; // [chat]
-// [vscode] _getCustomizationsIndex; `#tool:readFile` is replaced by `'read_file'` before sending
-// ([chat] promptVariablesService.resolveToolReferencesInPrompt + getToolName; unsure of the name mapping).
+// [vscode] _getCustomizationsIndex, as Copilot Chat 0.67.0 sends it (observed); `#tool:readFile`
+// is replaced by `'read_file'` before sending ([chat] resolveToolReferencesInPrompt).
 const INDEX_HEAD = [
   '<instructions>',
   'Here is a list of instruction files that contain rules for working with this codebase.',
   'These files are important for understanding the codebase structure, conventions, and best practices.',
-  'Please make sure to follow the rules specified in these files when working with the codebase.',
-  "If the file is not already available as attachment, use the 'read_file' tool to acquire it.",
-  'Make sure to acquire the instructions before working with the codebase.',
+  'When an instruction file applies to your task (based on its description or applyTo pattern), follow the rules specified in it.',
+  "If the file content is not already included in the context, use the 'read_file' tool to read it before proceeding. Use the exact value from the <file> element as-is with the tool; do not add or remove prefixes or otherwise modify it.",
+  'Only load instruction files when they are relevant to the current task. Do not eagerly load all instructions upfront.',
+  'When modifying or creating files, check for instructions whose applyTo pattern matches the file path and follow them.',
 ];
 
 /** The settings this profile reads, with VS Code's defaults ([vscode] chat.contribution.ts). */
@@ -47,7 +48,8 @@ const DEFAULTS = {
   'chat.includeApplyingInstructions': true,
   'chat.includeReferencedInstructions': false,
   'chat.useCustomizationsInParentRepositories': false,
-  'github.copilot.chat.customInstructionsInSystemMessage': false,
+  // On by default since Copilot Chat 0.6x (its package.json; observed with 0.67.0).
+  'github.copilot.chat.customInstructionsInSystemMessage': true,
   /** Whether the read-file tool is enabled (the instructions index is only sent with it). */
   readFileTool: true,
   // [vscode] DEFAULT_INSTRUCTIONS_SOURCE_FOLDERS
@@ -518,7 +520,14 @@ function followLinks(r: Resolver, from: readonly { file: string; text: string }[
 // ---------------------------------------------------------------------------------------------
 // 4. Render ([chat] CustomInstructions).
 
-/** Each attached file once by content, then the instructions index; in the user message unless set to the system message. */
+/**
+ * The instructions index, then each attached file once by content ([chat] CustomInstructions).
+ * In the system message (the default): a `<instructions>` element holding the index, the
+ * skills and agents lists (built into Copilot Chat, not rendered here) and the attachments,
+ * observed with Copilot Chat 0.67.0 — two parts, since the lists sit between them. In the
+ * user message (customInstructionsInSystemMessage off): after the introduction, from the
+ * source only.
+ */
 function render(r: Resolver, attached: Attached[], instructionFiles: InstructionFile[], nested: string[]): RenderPart[] {
   const { ctx, s } = r;
   const chunks: string[] = [];
@@ -541,25 +550,30 @@ function render(r: Resolver, attached: Attached[], instructionFiles: Instruction
     setInjected(a.source, content);
     chunks.push(`<attachment filePath=${JSON.stringify(a.file)}>\n${content}\n</attachment>\n`);
   }
-  if (s.readFileTool && (instructionFiles.length || nested.length)) chunks.push(instructionsIndex(ctx.launchDir, instructionFiles, nested));
-  if (!chunks.length) return [];
-  const inSystem = s['github.copilot.chat.customInstructionsInSystemMessage'];
-  return [{ where: inSystem ? 'system' : 'user', text: `${inSystem ? '' : INTRO + CONFLICT}\n<instructions>\n${chunks.join('')}\n</instructions>\n` }];
+  const index = s.readFileTool && (instructionFiles.length || nested.length) ? instructionsIndex(ctx.launchDir, instructionFiles, nested) : '';
+  if (!chunks.length && !index) return [];
+  if (s['github.copilot.chat.customInstructionsInSystemMessage']) {
+    const parts: RenderPart[] = [];
+    if (index) parts.push({ where: 'system', text: index });
+    if (chunks.length) parts.push({ where: 'system', text: `${chunks.join('')}\n</instructions>` });
+    return parts;
+  }
+  return [{ where: 'user', text: `${INTRO}${CONFLICT}\n<instructions>\n${index}${chunks.join('')}\n</instructions>\n` }];
 }
 
-/** [vscode] _getCustomizationsIndex: every instruction file, then every nested AGENTS.md. */
+/** [vscode] _getCustomizationsIndex: every instruction file, then every nested AGENTS.md; text escaped as its `escapeXml`. */
 function instructionsIndex(ws: string, instructionFiles: InstructionFile[], nested: string[]): string {
+  const xml = (t: string) => t.replace(/[<>&]/g, (c) => (c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&amp;'));
   const entries = [...INDEX_HEAD];
   for (const f of instructionFiles) {
-    entries.push('<instruction>');
-    if (f.description) entries.push(`<description>${f.description}</description>`);
-    entries.push(`<file>${f.file}</file>`);
-    if (f.pattern) entries.push(`<applyTo>${f.pattern}</applyTo>`);
+    entries.push('<instruction>', `<file>${f.file}</file>`);
+    if (f.description) entries.push(`<description>${xml(f.description)}</description>`);
+    if (f.pattern) entries.push(`<applyTo>${xml(f.pattern)}</applyTo>`);
     entries.push('</instruction>');
   }
   for (const file of nested) {
     const folder = path.relative(ws, path.dirname(file)).split(path.sep).join('/');
-    entries.push('<instruction>', `<description>${folder.trim() ? `Instructions for folder '${folder}'` : 'Instructions for the workspace'}</description>`, `<file>${file}</file>`, '</instruction>');
+    entries.push('<instruction>', `<file>${file}</file>`, `<description>${xml(folder.trim() ? `Instructions for folder '${folder}'` : 'Instructions for the workspace')}</description>`, '</instruction>');
   }
   entries.push('</instructions>', '', '');
   return entries.join('\n');

@@ -1,7 +1,7 @@
 // Every kind of instruction file at once, launched at the repo root. The capture baseline.
 export default {
   name: 'basic',
-  agents: ['claude-code', 'codex', 'gemini-cli', 'copilot-cli'],
+  agents: ['claude-code', 'codex', 'gemini-cli', 'copilot-cli', 'copilot'],
   git: true,
   launchDir: '.',
   readFile: 'src/x.ts',

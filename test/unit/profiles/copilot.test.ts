@@ -1,27 +1,40 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Chain } from '../../../src/core/model';
-import { chainOf, startText, statuses, tree } from '../fixture';
+import { chainOf, statuses, tree } from '../fixture';
 
 // GitHub Copilot in VS Code, from the sources (microsoft/vscode promptSyntax/, vscode-copilot-chat
-// customInstructions.tsx); not runnable here.
+// customInstructions.tsx); the placement and the index text as Copilot Chat 0.67.0 sends them
+// (test/agents/, agent `copilot`).
 const INTRO = 'When generating code, please follow these user provided coding instructions. You can ignore an instruction if it contradicts a system message.';
 const att = (p: string, content: string) => `<attachment filePath="${p}">\n${content}\n</attachment>\n`;
 const INDEX =
   '<instructions>\n' +
   'Here is a list of instruction files that contain rules for working with this codebase.\n' +
   'These files are important for understanding the codebase structure, conventions, and best practices.\n' +
-  'Please make sure to follow the rules specified in these files when working with the codebase.\n' +
-  "If the file is not already available as attachment, use the 'read_file' tool to acquire it.\n" +
-  'Make sure to acquire the instructions before working with the codebase.\n';
+  'When an instruction file applies to your task (based on its description or applyTo pattern), follow the rules specified in it.\n' +
+  "If the file content is not already included in the context, use the 'read_file' tool to read it before proceeding. Use the exact value from the <file> element as-is with the tool; do not add or remove prefixes or otherwise modify it.\n" +
+  'Only load instruction files when they are relevant to the current task. Do not eagerly load all instructions upfront.\n' +
+  'When modifying or creating files, check for instructions whose applyTo pattern matches the file path and follow them.\n';
 const entry = (file: string, applyTo?: string, description?: string) =>
-  `<instruction>\n${description ? `<description>${description}</description>\n` : ''}<file>${file}</file>\n${applyTo ? `<applyTo>${applyTo}</applyTo>\n` : ''}</instruction>\n`;
-const wrap = (...chunks: string[]) => `${INTRO}\n<instructions>\n${chunks.join('')}\n</instructions>\n`;
+  `<instruction>\n<file>${file}</file>\n${description ? `<description>${description}</description>\n` : ''}${applyTo ? `<applyTo>${applyTo}</applyTo>\n` : ''}</instruction>\n`;
+/**
+ * The start parts, in the system message: the index, then the attachments closing the
+ * `<instructions>` element (Copilot Chat's skills and agents lists sit between the two).
+ */
+const wrap = (...chunks: string[]) => {
+  const index = chunks.filter((c) => c.startsWith(INDEX));
+  const attachments = chunks.filter((c) => !c.startsWith(INDEX));
+  return [
+    ...index.map((text) => ({ where: 'system', text })),
+    ...(attachments.length ? [{ where: 'system', text: `${attachments.join('')}\n</instructions>` }] : []),
+  ];
+};
 const vs = (t: ReturnType<typeof tree>, target: string, settings: Record<string, unknown> = {}) => chainOf(t, 'copilot', target, { launchDir: '/w', settings });
 const codes = (c: Chain) => c.diagnostics.map((d) => `${d.code} ${d.path.replace('/w/', '')}`);
 
 describe('copilot (VS Code)', () => {
-  it('attaches matching instruction files, then copilot-instructions.md, then the other agent files sorted by URI, then the instructions list, in one user message', () => {
+  it('attaches matching instruction files, then copilot-instructions.md, then the other agent files sorted by URI, then the instructions list, in the system message', () => {
     const t = tree({
       '/w/src/x.ts': '',
       '/w/.github/instructions/ts.instructions.md': '---\napplyTo: "src/**/*.ts"\ndescription: TS rules\n---\nUse strict TS.\n',
@@ -34,10 +47,8 @@ describe('copilot (VS Code)', () => {
       '/home/u/.claude/CLAUDE.md': 'user claude\n',
     });
     const c = vs(t, '/w/src/x.ts');
-    assert.equal(c.start.length, 1);
-    assert.equal(c.start[0].where, 'user');
-    assert.equal(
-      startText(c),
+    assert.deepEqual(
+      c.start,
       wrap(
         att('/w/.github/instructions/ts.instructions.md', '---\napplyTo: "src/**/*.ts"\ndescription: TS rules\n---\nUse strict TS.'),
         att('/w/.github/copilot-instructions.md', 'Repo wide.'),
@@ -66,7 +77,7 @@ describe('copilot (VS Code)', () => {
   it('.claude/rules: a rule without paths always applies; paths are joined with ", " (evaluateApplyToPattern)', () => {
     const t = tree({ '/w/x.ts': '', '/w/.claude/rules/a.md': 'always\n', '/w/.claude/rules/b.md': '---\npaths:\n  - "src/**"\n  - "lib/**"\n---\nB\n', '/w/.claude/rules/README.md': 'not a rule\n' });
     const c = vs(t, '/w/x.ts');
-    assert.equal(startText(c), wrap(att('/w/.claude/rules/a.md', 'always'), INDEX + entry('/w/.claude/rules/a.md', '**') + entry('/w/.claude/rules/b.md', 'src/**, lib/**') + '</instructions>\n\n'));
+    assert.deepEqual(c.start, wrap(att('/w/.claude/rules/a.md', 'always'), INDEX + entry('/w/.claude/rules/a.md', '**') + entry('/w/.claude/rules/b.md', 'src/**, lib/**') + '</instructions>\n\n'));
   });
 
   it('reads the user locations ~/.copilot/instructions and ~/.claude/rules first, and follows chat.instructionsFilesLocations', () => {
@@ -88,7 +99,7 @@ describe('copilot (VS Code)', () => {
     const t = tree({ '/w/x.ts': '', '/w/agents.md': 'same\n', '/w/.claude/CLAUDE.md': ' same \n', '/w/CLAUDE.local.md': '\n' });
     t.fs.symlink('/w/CLAUDE.md', '/w/agents.md');
     const c = vs(t, '/w/x.ts');
-    assert.equal(startText(c), wrap(att('/w/.claude/CLAUDE.md', 'same')));
+    assert.deepEqual(c.start, wrap(att('/w/.claude/CLAUDE.md', 'same')));
     // Sorted by URI with localeCompare: agents.md before CLAUDE.local.md.
     assert.deepEqual(statuses(c), ['duplicate /w/CLAUDE.md', 'loaded /w/.claude/CLAUDE.md', 'duplicate /w/agents.md', 'excluded /w/CLAUDE.local.md']);
     assert.deepEqual(codes(c), ['duplicate-content agents.md']);
@@ -101,26 +112,26 @@ describe('copilot (VS Code)', () => {
     assert.deepEqual(codes(off), ['import-missing .github/copilot-instructions.md']);
     assert.equal(off.diagnostics[0].severity, 'warning');
     const on = vs(t, '/w/x.ts', { 'chat.includeReferencedInstructions': true });
-    assert.equal(startText(on), wrap(att('/w/.github/copilot-instructions.md', 'See [style](style.md), `[no](code.md)` and #file:../docs/x.md and [gone](gone.md).'), att('/w/.github/style.md', 'style'), att('/w/docs/x.md', 'x doc')));
+    assert.deepEqual(on.start, wrap(att('/w/.github/copilot-instructions.md', 'See [style](style.md), `[no](code.md)` and #file:../docs/x.md and [gone](gone.md).'), att('/w/.github/style.md', 'style'), att('/w/docs/x.md', 'x doc')));
   });
 
   it('lists nested AGENTS.md files only with chat.useNestedAgentsMdFiles, as "Instructions for folder"', () => {
     const t = tree({ '/w/x.ts': '', '/w/AGENTS.md': 'root\n', '/w/pkg/a/AGENTS.md': 'nested\n', '/w/node_modules/m/AGENTS.md': 'skip\n' });
     const off = vs(t, '/w/x.ts');
-    assert.equal(startText(off), wrap(att('/w/AGENTS.md', 'root')));
+    assert.deepEqual(off.start, wrap(att('/w/AGENTS.md', 'root')));
     assert.equal(off.sources.find((s) => s.path === '/w/pkg/a/AGENTS.md')?.status, 'excluded');
     const on = vs(t, '/w/x.ts', { 'chat.useNestedAgentsMdFiles': true });
-    assert.equal(
-      startText(on),
-      wrap(att('/w/AGENTS.md', 'root'), INDEX + "<instruction>\n<description>Instructions for the workspace</description>\n<file>/w/AGENTS.md</file>\n</instruction>\n<instruction>\n<description>Instructions for folder 'pkg/a'</description>\n<file>/w/pkg/a/AGENTS.md</file>\n</instruction>\n</instructions>\n\n"),
+    assert.deepEqual(
+      on.start,
+      wrap(att('/w/AGENTS.md', 'root'), INDEX + "<instruction>\n<file>/w/AGENTS.md</file>\n<description>Instructions for the workspace</description>\n</instruction>\n<instruction>\n<file>/w/pkg/a/AGENTS.md</file>\n<description>Instructions for folder 'pkg/a'</description>\n</instruction>\n</instructions>\n\n"),
     );
     assert.equal(on.sources.find((s) => s.path === '/w/pkg/a/AGENTS.md')?.status, 'listed');
   });
 
-  it('puts the block in the system message without the introduction when customInstructionsInSystemMessage is on; no list without the read tool', () => {
+  it('puts the block after the introduction in the user message when customInstructionsInSystemMessage is off; no list without the read tool', () => {
     const t = tree({ '/w/x.ts': '', '/w/AGENTS.md': 'a\n', '/w/.github/instructions/p.instructions.md': '---\napplyTo: "**/*.py"\n---\nP\n' });
-    const c = vs(t, '/w/x.ts', { 'github.copilot.chat.customInstructionsInSystemMessage': true, readFileTool: false });
-    assert.deepEqual(c.start, [{ where: 'system', text: `\n<instructions>\n${att('/w/AGENTS.md', 'a')}\n</instructions>\n` }]);
+    const c = vs(t, '/w/x.ts', { 'github.copilot.chat.customInstructionsInSystemMessage': false, readFileTool: false });
+    assert.deepEqual(c.start, [{ where: 'user', text: `${INTRO}\n<instructions>\n${att('/w/AGENTS.md', 'a')}\n</instructions>\n` }]);
     assert.equal(c.sources.find((s) => s.path.endsWith('p.instructions.md'))?.status, 'not-matched');
   });
 
