@@ -33,7 +33,7 @@ export interface CheckResult {
  * Every file under `root` (git: tracked plus untracked-not-ignored; otherwise a walk that
  * honours every `.gitignore` on the way, as git does), relative with `/`.
  */
-export function listFiles(host: Host, root: string): { files: string[]; via: 'git' | 'walk' } {
+export function listFiles(host: Host, root: string): { files: string[]; via: 'git' | 'walk'; loops?: string[] } {
   const gitRoot = host.git.root(root);
   if (gitRoot) {
     // Untracked instruction files are linted too: they are what the user is writing now.
@@ -43,7 +43,7 @@ export function listFiles(host: Host, root: string): { files: string[]; via: 'gi
       return { files, via: 'git' };
     }
   }
-  return { files: walk(host, root), via: 'walk' };
+  return { ...walk(host, root), via: 'walk' };
 }
 
 /** The `.gitignore` of one folder, with the folder it speaks for (relative to the walk's root). */
@@ -58,28 +58,33 @@ interface IgnoreFile {
  * ignored folder comes back (as in git). `.git/info/exclude` and the global excludes file are
  * not read.
  */
-function walk(host: Host, root: string): string[] {
+function walk(host: Host, root: string): { files: string[]; loops: string[] } {
   const out: string[] = [];
-  const stack: { rel: string; ignores: IgnoreFile[] }[] = [{ rel: '', ignores: [] }];
+  const loops: string[] = [];
+  const stack: { rel: string; ignores: IgnoreFile[]; parentReal?: string }[] = [{ rel: '', ignores: [] }];
   // Each real folder once: a link back up (`ln -s . loop`) would list every file again per
-  // level, and two such links multiply (git lists a link as a file and never follows it).
+  // level, and two such links multiply (git lists a link as a file and never follows it). A
+  // link to a folder it sits in is a loop, returned so `check` can say so.
   const visited = new Set<string>();
   while (stack.length) {
-    const { rel, ignores: above } = stack.pop()!;
+    const { rel, ignores: above, parentReal } = stack.pop()!;
     const dir = path.join(root, rel);
     const real = host.fs.realPath(dir);
-    if (visited.has(real)) continue;
+    if (visited.has(real)) {
+      if (parentReal !== undefined && isInside(parentReal, real) && host.fs.isSymlink(dir)) loops.push(dir);
+      continue;
+    }
     visited.add(real);
     const own = readIgnore(host, dir, rel);
     const ignores = own ? [...above, own] : above;
     for (const e of host.fs.readDir(dir)) {
       const child = rel ? `${rel}/${e.name}` : e.name;
       if (e.type === 'dir') {
-        if (!SKIP_DIRS.has(e.name) && !isIgnored(ignores, child, true)) stack.push({ rel: child, ignores });
+        if (!SKIP_DIRS.has(e.name) && !isIgnored(ignores, child, true)) stack.push({ rel: child, ignores, parentReal: real });
       } else if (e.type === 'file' && !isIgnored(ignores, child, false)) out.push(child);
     }
   }
-  return out.sort();
+  return { files: out.sort(), loops: loops.sort() };
 }
 
 function readIgnore(host: Host, dir: string, base: string): IgnoreFile | undefined {
@@ -138,7 +143,7 @@ export function check(host: Host, root: string, agents: readonly Profile[] | ((f
   // One refresh for the whole pass: every profile and folder shares the file-system and git
   // answers, and each profile's whole-workspace work (ResolveContext.memo).
   host = refreshHost(host);
-  const { files, via } = listFiles(host, root);
+  const { files, via, loops = [] } = listFiles(host, root);
   const config = readConfig(host.fs, root, { agents: PROFILES.map((p) => p.id), codes: Object.keys(RULES) });
   // Pinned agents win; else the repository's configuration names them; else they are detected.
   const profiles = typeof agents !== 'function' ? agents : config.agents ? PROFILES.filter((p) => config.agents!.includes(p.id)) : agents(files);
@@ -186,6 +191,10 @@ export function check(host: Host, root: string, agents: readonly Profile[] | ((f
   });
   const unique = uniqueDiagnostics(diagnostics);
   const shown = opts.merge === false ? unique : mergeDiagnostics(unique, { realPath: realPathUnder(host, root), root, home: opts.home ?? os.homedir() });
+  // After merging, which would fold a link into the folder it leads to.
+  const loopDiagnostics = loops.map((link) =>
+    diag('symlink-loop', link, `This link leads back to ${path.relative(root, host.fs.realPath(link)) || 'the checked folder'}, a folder it sits in: the files below it are checked once, under their real folder.`),
+  );
   return {
     root,
     agents: profiles.map((p) => p.id),
@@ -194,7 +203,7 @@ export function check(host: Host, root: string, agents: readonly Profile[] | ((f
     files: instructionFiles.map((f) => path.join(root, f)),
     via,
     // What the repository turned off, in its configuration or inline, is not reported.
-    diagnostics: [...config.problems, ...suppress(shown, host.fs, config.disable)],
+    diagnostics: [...config.problems, ...suppress([...loopDiagnostics, ...shown], host.fs, config.disable)],
   };
 }
 

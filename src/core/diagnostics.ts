@@ -34,6 +34,9 @@ export const RULES = {
   'config-invalid': { severity: 'error', title: 'Agent setting the agent rejects or ignores' },
   deprecated: { severity: 'info', title: 'Deprecated instruction file' },
   'attribute-unknown': { severity: 'warning', title: 'Frontmatter attribute the agent does not support' },
+  'too-large': { severity: 'warning', title: 'File larger than any agent context' },
+  'too-deep': { severity: 'warning', title: 'Nesting too deep to follow' },
+  'symlink-loop': { severity: 'info', title: 'Symbolic link loop' },
   'lens-config-invalid': { severity: 'warning', title: 'Instruction Lens configuration file not understood' },
   'internal-error': { severity: 'error', title: 'Instruction Lens failed on this chain' },
 } as const satisfies Record<string, { severity: Severity; title: string }>;

@@ -18,6 +18,37 @@ export interface Frontmatter {
 const OPEN = /^---[ \t]*\r?\n/;
 const CLOSE = /^---[ \t]*(?:\r?\n|$)/m;
 
+/**
+ * Deeper than this no frontmatter nests on purpose, and the YAML parser's time grows with depth
+ * faster than linearly: `{{{…}}}` a thousand deep runs for minutes, `[[[…` thousands deep and
+ * 20,000 lines each indented one space more take seconds and exhaust the stack.
+ */
+const MAX_YAML_NESTING = 100;
+
+/** Why `yaml` is too deep to hand to the parser, or undefined. One pass, quotes not told apart. */
+function yamlTooDeep(yaml: string): string | undefined {
+  let depth = 0;
+  let indent = 0;
+  let lineStart = true;
+  for (let i = 0; i < yaml.length; i++) {
+    const c = yaml.charCodeAt(i);
+    if (c === 10) {
+      lineStart = true;
+      indent = 0;
+      continue;
+    }
+    if (lineStart && c === 32) {
+      if (++indent > 4 * MAX_YAML_NESTING) return `indented more than ${4 * MAX_YAML_NESTING} spaces, too deep to parse`;
+      continue;
+    }
+    lineStart = false;
+    if (c === 91 || c === 123) {
+      if (++depth > MAX_YAML_NESTING) return `brackets nest more than ${MAX_YAML_NESTING} levels deep, too deep to parse`;
+    } else if ((c === 93 || c === 125) && depth > 0) depth--;
+  }
+  return undefined;
+}
+
 /** Split off a leading `---` … `---` block; undefined when the file has none. */
 export function parseFrontmatter(text: string): Frontmatter | undefined {
   return parsed.get(text);
@@ -35,6 +66,8 @@ function parse(text: string): Frontmatter | undefined {
   const raw = text.slice(0, open[0].length + close.index + close[0].length);
   const body = text.slice(raw.length);
   const bodyLine = raw.split('\n').length - (raw.endsWith('\n') ? 1 : 0);
+  const deep = yamlTooDeep(yamlText);
+  if (deep) return { data: undefined, error: { message: deep, line: 1, column: 0 }, raw, body, bodyLine };
   let doc: ReturnType<typeof parseDocument>;
   try {
     doc = parseDocument(yamlText, { prettyErrors: false, uniqueKeys: false });

@@ -19,6 +19,13 @@ export interface FileSystem {
   realPath(p: string): string;
 }
 
+/**
+ * The most bytes the core reads of one file: more than any agent's context holds (the largest
+ * take about a million tokens, some 4 MB of text). A larger file is reported with its size and
+ * never read whole, so a 200 MB log named CLAUDE.md cannot stall a refresh.
+ */
+export const MAX_READ_BYTES = 4 * 1024 * 1024;
+
 export interface FileStat {
   type: 'file' | 'dir' | 'other';
   size: number;
@@ -56,8 +63,22 @@ export class NodeFileSystem implements FileSystem {
     }
   }
 
+  /**
+   * Only regular files of at most MAX_READ_BYTES: opened without blocking (a FIFO would wait for
+   * a writer forever), then `EFTYPE` for anything that is not a regular file and `EFBIG` for a
+   * file over the cap.
+   */
   readFile(p: string): Uint8Array {
-    return nodeFs.readFileSync(p);
+    const fd = nodeFs.openSync(p, nodeFs.constants.O_RDONLY | (nodeFs.constants.O_NONBLOCK ?? 0));
+    try {
+      const st = nodeFs.fstatSync(fd);
+      if (st.isDirectory()) throw fsError('EISDIR', p);
+      if (!st.isFile()) throw fsError('EFTYPE', p);
+      if (st.size > MAX_READ_BYTES) throw fsError('EFBIG', p);
+      return nodeFs.readFileSync(fd);
+    } finally {
+      nodeFs.closeSync(fd);
+    }
   }
 
   readDir(p: string): DirEntry[] {

@@ -24,15 +24,79 @@ function lex(text: string): Token[] {
 const lexed = new ParseCache(lexOrPlain);
 
 /**
- * Nesting thousands of levels deep (`>>>>…`, lists) recurses past the stack in `marked`: such a
- * text is read as one paragraph of plain text instead of failing the whole chain.
+ * Deeper than this (quotes and lists counted together) no instruction file nests on purpose.
+ * `marked` lexes a nested block once per level it sits in, so its time and memory grow with
+ * depth × size: 2,000 lines each one `>` deeper than the last took 43 s and 2.7 GB, and V8 then
+ * died compiling a regular expression ("RegExpCompiler Allocation failed"); thousands of levels
+ * on one line recurse past the stack.
+ */
+export const MAX_MARKDOWN_NESTING = 100;
+/** The most characters × levels lexed in all (a 4 MB file nested ten deep is 40 M). */
+const MAX_NESTED_WORK = 64_000_000;
+
+/**
+ * Whether `text` nests too deeply to lex (see MAX_MARKDOWN_NESTING): then it is read as one
+ * paragraph of plain text, and profiles say so with `too-deep`. One pass over the text: per line,
+ * the `>` quote markers and list markers it opens, and its indentation in steps of two.
+ */
+export function tooDeepToParse(text: string): boolean {
+  let work = 0;
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    const lineStart = i;
+    let depth = 0;
+    let indent = 0;
+    let listed = false;
+    // Leading markers: spaces and tabs, `>`, and list bullets (`-`, `*`, `+`, `1.`, `1)`) followed by white space.
+    for (;;) {
+      const c = text.charCodeAt(i);
+      if (c === 32) indent++;
+      else if (c === 9) indent += 4;
+      else if (c === 62 /* > */) depth++;
+      else if ((c === 45 || c === 42 || c === 43) && (text.charCodeAt(i + 1) === 32 || text.charCodeAt(i + 1) === 9)) {
+        depth++;
+        listed = true;
+      } else if (c >= 48 && c <= 57) {
+        let j = i;
+        while (j < n && j - i < 9 && text.charCodeAt(j) >= 48 && text.charCodeAt(j) <= 57) j++;
+        const d = text.charCodeAt(j);
+        if ((d === 46 || d === 41) && (text.charCodeAt(j + 1) === 32 || text.charCodeAt(j + 1) === 9)) {
+          depth++;
+          listed = true;
+          i = j;
+        } else break;
+      } else break;
+      i++;
+      if (depth > MAX_MARKDOWN_NESTING) return true;
+    }
+    // Indentation nests only lists (elsewhere it is code or continuation).
+    if (listed) depth += indent >> 1;
+    if (depth > MAX_MARKDOWN_NESTING) return true;
+    const end = text.indexOf('\n', i);
+    i = end === -1 ? n : end + 1;
+    work += depth * (i - lineStart);
+    if (work > MAX_NESTED_WORK) return true;
+  }
+  return false;
+}
+
+/** A text as one paragraph of plain text: what is shown when it cannot be lexed. */
+function plain(text: string): Token[] {
+  return [{ type: 'paragraph', raw: text, text, tokens: [{ type: 'text', raw: text, text }] } as Token];
+}
+
+/**
+ * Text nesting too deep for `marked` (see tooDeepToParse), or that still recurses past the stack,
+ * is read as one paragraph of plain text instead of failing the whole chain.
  */
 function lexOrPlain(text: string): Token[] {
+  if (tooDeepToParse(text)) return plain(text);
   try {
     return new Lexer({ gfm: false }).lex(text);
   } catch (e) {
     if (!(e instanceof RangeError)) throw e;
-    return [{ type: 'paragraph', raw: text, text, tokens: [{ type: 'text', raw: text, text }] } as Token];
+    return plain(text);
   }
 }
 

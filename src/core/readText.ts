@@ -1,15 +1,16 @@
 import { CachedFileSystem } from './cachedFs';
 import { diag } from './diagnostics';
-import type { FileSystem } from './fs';
+import { MAX_READ_BYTES, type FileSystem } from './fs';
 import type { Diagnostic, Severity } from './model';
-import { byteCount, charCount, decodeLossy, decodeUtf8, encode } from './text';
+import { byteCount, charCount, decodeLossy, decodeUtf8, encode, fmt } from './text';
 
 /** One candidate instruction file as read from disk. */
 export type ReadResult =
   | { state: 'ok'; text: string; chars: number; bytes: number }
   | { state: 'missing' }
   | { state: 'directory' }
-  | { state: 'unreadable'; code: string }
+  /** `EFBIG`: over MAX_READ_BYTES, never read (`bytes` is its size); `EFTYPE`: a FIFO, socket or device. */
+  | { state: 'unreadable'; code: string; bytes?: number }
   | { state: 'binary'; bytes: number }
   | { state: 'not-utf8'; bytes: number };
 
@@ -23,6 +24,8 @@ function read(fs: FileSystem, p: string): ReadResult {
   const st = fs.stat(p);
   if (!st) return { state: 'missing' };
   if (st.type === 'dir') return { state: 'directory' };
+  if (st.type === 'other') return { state: 'unreadable', code: 'EFTYPE' };
+  if (st.size > MAX_READ_BYTES) return { state: 'unreadable', code: 'EFBIG', bytes: st.size };
   let bytes: Uint8Array;
   try {
     bytes = fs.readFile(p);
@@ -30,7 +33,7 @@ function read(fs: FileSystem, p: string): ReadResult {
     const code = (e as { code?: string }).code ?? 'EIO';
     if (code === 'ENOENT') return { state: 'missing' };
     if (code === 'EISDIR') return { state: 'directory' };
-    return { state: 'unreadable', code };
+    return { state: 'unreadable', code, ...(code === 'EFBIG' ? { bytes: fs.stat(p)?.size ?? st.size } : {}) };
   }
   const decoded = decodeUtf8(bytes);
   if (!decoded.ok) return { state: decoded.problem, bytes: bytes.byteLength };
@@ -50,12 +53,23 @@ export function describeReadFailure(r: Exclude<ReadResult, { state: 'ok' }>): st
     case 'directory':
       return 'is a directory';
     case 'unreadable':
+      if (r.code === 'EFBIG') return `is ${fmt(r.bytes ?? 0)} bytes, more than any agent's context holds (Instruction Lens reads no file over ${fmt(MAX_READ_BYTES)} bytes)`;
+      if (r.code === 'EFTYPE') return 'is not a regular file (a FIFO, socket or device)';
       return `cannot be read (${r.code})`;
     case 'binary':
       return 'is binary (contains NUL bytes)';
     case 'not-utf8':
       return 'is not valid UTF-8 text';
   }
+}
+
+/**
+ * The code for a read that failed: `too-large` for a file over the cap (what the agent would do
+ * with it matters less than that no agent could use it), else `unreadable`, `binary` or `not-utf8`.
+ */
+export function readFailureCode(r: Exclude<ReadResult, { state: 'ok' }>): 'too-large' | 'unreadable' | 'binary' | 'not-utf8' {
+  if (r.state === 'binary' || r.state === 'not-utf8') return r.state;
+  return r.state === 'unreadable' && r.code === 'EFBIG' ? 'too-large' : 'unreadable';
 }
 
 /** A file as an agent that decodes lossily reads it: always text, `problem` set when it was not clean UTF-8. */
@@ -82,7 +96,8 @@ function lossy(fs: FileSystem, p: string): LossyRead {
   try {
     raw = fs.readFile(p);
   } catch (e) {
-    return { state: 'unreadable', code: (e as { code?: string }).code ?? 'EIO' };
+    const code = (e as { code?: string }).code ?? 'EIO';
+    return { state: 'unreadable', code, ...(code === 'EFBIG' ? { bytes: fs.stat(p)?.size ?? 0 } : {}) };
   }
   const text = decodeLossy(raw);
   return { state: 'ok', text, chars: charCount(text), bytes: raw.byteLength, raw, problem: r.state };

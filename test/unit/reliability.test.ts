@@ -1,4 +1,10 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as nodeFs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { resolveChain } from '../../src/core/chain';
+import { MAX_READ_BYTES, NodeFileSystem } from '../../src/core/fs';
 import { describe, it } from 'node:test';
 import { check } from '../../src/core/check';
 import { MemoryGitIndex } from './doubles/memoryGit';
@@ -69,5 +75,82 @@ describe('many broken imports (20,000 `@a.md` lines took 15 s with gemini-cli, 1
       const before = text.slice(0, offset).split('\n');
       assert.deepEqual(positionAt(text, offset), { line: before.length - 1, column: before[before.length - 1].length });
     }
+  });
+});
+
+describe('reads are capped and never block (a FIFO named CLAUDE.md waited forever; a 200 MB file was read whole)', () => {
+  const big = new Uint8Array(MAX_READ_BYTES + 1).fill(0x61);
+
+  for (const agent of ['claude-code', 'claw-code', 'claw-code@head', 'codex', 'gemini-cli', 'cursor', 'car', 'copilot-cli', 'copilot']) {
+    it(`${agent}: a file over ${MAX_READ_BYTES} bytes is too-large, with its size, and nothing of it is sent`, () => {
+      const files: Record<string, string | Uint8Array> = { '/r/.git/HEAD': '', '/r/x.ts': '' };
+      for (const name of ['CLAUDE.md', 'AGENTS.md', 'GEMINI.md', '.github/copilot-instructions.md', '.cursorrules']) files[`/r/${name}`] = big;
+      const c = chainOf(tree(files, { tracked: Object.keys(files).map((f) => f.slice(3)) }), agent, '/r/x.ts', { launchDir: '/r' });
+      const tooLarge = c.diagnostics.filter((d) => d.code === 'too-large');
+      assert.ok(tooLarge.length >= 1, `${agent}: ${c.diagnostics.map((d) => `${d.code} ${d.message}`).join('\n')}`);
+      assert.match(tooLarge[0].message, /4,194,305 bytes/);
+      assert.ok(!c.start.some((p) => p.text.includes('aaaaaaaaaa')), 'the large file was sent');
+      assert.equal(c.fatal, undefined);
+    });
+  }
+
+  it('on disk: a FIFO named CLAUDE.md is reported as not a regular file, and the chain goes on', { skip: process.platform === 'win32' }, () => {
+    const dir = nodeFs.realpathSync(nodeFs.mkdtempSync(path.join(os.tmpdir(), 'il-fifo-')));
+    try {
+      nodeFs.mkdirSync(path.join(dir, 'a'));
+      execFileSync('mkfifo', [path.join(dir, 'a', 'CLAUDE.md')]);
+      nodeFs.writeFileSync(path.join(dir, 'CLAUDE.md'), 'Root.\n');
+      const fs = new NodeFileSystem();
+      const c = resolveChain({ profile: findProfile('claude-code')!, target: path.join(dir, 'a', 'x.ts'), launchDir: path.join(dir, 'a'), home: '/nonexistent', env: {} }, { fs, git: new MemoryGitIndex(new MemoryFileSystem()) });
+      assert.ok(c.diagnostics.some((d) => d.code === 'unreadable' && /not a regular file/.test(d.message)), c.diagnostics.map((d) => d.message).join('\n'));
+      assert.ok(c.start.some((p) => p.text.includes('Root.')));
+      assert.throws(() => fs.readFile(path.join(dir, 'a', 'CLAUDE.md')), /EFTYPE/);
+    } finally {
+      nodeFs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('nesting deeper than the parsers can take (2,000 lines each one `>` deeper: 43 s, 2.7 GB, then "RegExpCompiler Allocation failed")', () => {
+  const deepQuotes = Array.from({ length: 2000 }, (_, i) => '>'.repeat(i + 1) + ' x').join('\n') + '\n@missing.md\n';
+  const cases: Record<string, string> = {
+    'quotes one deeper per line': deepQuotes,
+    '20,000 `>` on one line': '>'.repeat(20_000) + ' x\n',
+    'lists one deeper per line': Array.from({ length: 1000 }, (_, i) => '  '.repeat(i) + '- x').join('\n') + '\n',
+  };
+  for (const [name, text] of Object.entries(cases)) {
+    it(`${name}: too-deep, read as plain text, in well under a second`, () => {
+      const started = performance.now();
+      const c = chainOf(tree({ '/r/.git/HEAD': '', '/r/CLAUDE.md': text }), 'claude-code', '/r/x.ts', { launchDir: '/r' });
+      assert.ok(c.diagnostics.some((d) => d.code === 'too-deep'), c.diagnostics.map((d) => d.code).join(' '));
+      assert.ok(performance.now() - started < 10_000, `${Math.round(performance.now() - started)} ms`);
+      assert.ok(c.start.some((p) => p.text.includes('x')));
+    });
+  }
+
+  it('ordinary nesting (quotes and lists a few levels deep) is parsed as markdown', () => {
+    const text = '> quote\n> > nested\n\n- a\n  - b\n    - c\n\n1. one\n   2. two\n\n`@code.md`\n';
+    const c = chainOf(tree({ '/r/.git/HEAD': '', '/r/CLAUDE.md': text }), 'claude-code', '/r/x.ts', { launchDir: '/r' });
+    assert.ok(!c.diagnostics.some((d) => d.code === 'too-deep'));
+    assert.ok(c.diagnostics.some((d) => d.code === 'import-in-code') || !c.diagnostics.some((d) => d.code === 'import-missing'));
+  });
+
+  for (const [name, yaml] of Object.entries({ '`{{{…}}}` 1,000 deep (ran for minutes)': '{'.repeat(1000) + '}'.repeat(1000), '`[[[…` 20,000 deep': '['.repeat(20_000) })) {
+    it(`frontmatter ${name}: frontmatter-invalid at once, the body still sent`, () => {
+      const started = performance.now();
+      const c = chainOf(tree({ '/r/.git/HEAD': '', '/r/.claude/rules/r.md': `---\npaths: ${yaml}\n---\nRule body.\n`, '/r/CLAUDE.md': `---\nx: ${yaml}\n---\nBody.\n` }), 'claude-code', '/r/x.ts', { launchDir: '/r' });
+      assert.ok(performance.now() - started < 5_000, `${Math.round(performance.now() - started)} ms`);
+      assert.ok(c.diagnostics.some((d) => d.code === 'frontmatter-invalid' && /too deep/.test(d.message)), c.diagnostics.map((d) => `${d.code} ${d.message}`).join('\n'));
+      assert.ok(c.start.some((p) => p.text.includes('Body.')));
+    });
+  }
+});
+
+describe('symlink-loop: check outside git says where a link leads back up', () => {
+  it('one diagnostic per looping link, none for a link to a sibling folder', () => {
+    const fs = new MemoryFileSystem({ '/r/CLAUDE.md': 'x\n', '/r/a/CLAUDE.md': 'y\n', '/r/b/notes.md': 'z\n' });
+    fs.symlink('/r/loop', '.').symlink('/r/a/up', '..').symlink('/r/a/side', '../b');
+    const result = check({ fs, git: new MemoryGitIndex(fs) }, '/r', [findProfile('claude-code')!], { home: '/home/u', env: {} });
+    assert.deepEqual(result.diagnostics.filter((d) => d.code === 'symlink-loop').map((d) => d.path).sort(), ['/r/a/up', '/r/loop']);
   });
 });

@@ -3,12 +3,12 @@ import * as path from 'node:path';
 import { diag, nearestExisting } from '../diagnostics';
 import { parseFrontmatter, stringList } from '../frontmatter';
 import { globProblem, matchesAny, relativeInside } from '../globs';
-import { findClaudeImports, stripBlockComments } from '../markdown';
+import { findClaudeImports, MAX_MARKDOWN_NESTING, stripBlockComments, tooDeepToParse } from '../markdown';
 import { ParseCache } from '../parseCache';
 import { newSource, setInjected, type Diagnostic, type RenderPart, type Source, type SourceKind } from '../model';
 import { dirsBelow, filesBelow, folderOf, isInside, readsAsPath } from '../paths';
 import type { Profile, ProfileResult, ResolveContext } from '../profile';
-import { describeReadFailure, lossyDiagnostic, readLossy, readText, sizes } from '../readText';
+import { describeReadFailure, lossyDiagnostic, readFailureCode, readLossy, readText, sizes } from '../readText';
 import { charCount } from '../text';
 
 /**
@@ -158,7 +158,7 @@ class MemoryLoader {
     if (r.state === 'missing' || r.state === 'directory') return { entries: [], exists: false };
     if (r.state !== 'ok') {
       this.sources.push(base({ status: 'unreadable', reason: `It ${describeReadFailure(r)}; Claude Code skips it.` }));
-      this.diagnostics.push(diag('unreadable', file, `This file ${describeReadFailure(r)}: Claude Code skips it silently.`));
+      this.diagnostics.push(diag(readFailureCode(r), file, `This file ${describeReadFailure(r)}: Claude Code skips it silently.`));
       return { entries: [], exists: true };
     }
     // Claude Code reads as UTF-8 regardless; invalid bytes become U+FFFD.
@@ -186,6 +186,9 @@ class MemoryLoader {
       this.diagnostics.push(diag('large-file', file, `${size.chars.toLocaleString('en-US')} characters: Claude Code warns "Large CLAUDE.md" but still loads all of it, which costs context on every request.`));
     }
     const entries: Entry[] = [{ source, type, content: parsed.content }];
+    if (tooDeepToParse(parsed.afterFrontmatter)) {
+      this.diagnostics.push(diag('too-deep', file, `Quotes or lists nest more than ${MAX_MARKDOWN_NESTING} levels deep (or very deep for the file's size): Instruction Lens reads this file as plain text, so code and HTML comments are not told apart and what is shown may differ from what Claude Code sends. Claude Code parses it with the same markdown library, which takes minutes and gigabytes on such nesting.`));
+    }
     // Observed: @imports in .claude/rules files are never expanded, at start or on read.
     if (opts.rule) return { entries, exists: true };
     const found = findClaudeImports(parsed.afterFrontmatter);

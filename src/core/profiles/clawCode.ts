@@ -3,7 +3,7 @@ import { diag } from '../diagnostics';
 import { newSource, setInjected, type Diagnostic, type Source, type SourceKind } from '../model';
 import { ancestors, compareRustPaths, isInside } from '../paths';
 import type { Profile, ProfileResult, ResolveContext } from '../profile';
-import { describeReadFailure, readText } from '../readText';
+import { describeReadFailure, readFailureCode, readText } from '../readText';
 import { charCount, fmt, offsetOfChar, rustLines, rustTrim, rustTrimEnd, rustTrimStart, takeChars } from '../text';
 
 /**
@@ -175,10 +175,16 @@ function findFiles(v: Variant, ctx: ResolveContext, out: { sources: Source[]; di
       // HEAD skips a directory with a candidate's name (`path.is_dir()`); the seed fails on it.
       if (r.state === 'directory' && v === head) continue;
       const base = newSource(file, kindOf(file), dir, 'start', { chars: r.state === 'ok' ? r.chars : 0, bytes: r.state === 'ok' ? r.bytes : 'bytes' in r ? r.bytes : 0 });
+      if (r.state !== 'ok' && readFailureCode(r) === 'too-large') {
+        // claw-code would read it whole; Instruction Lens does not, so this chain leaves it out.
+        out.diagnostics.push(diag('too-large', file, `This file ${describeReadFailure(r)}.`));
+        out.sources.push({ ...base, status: 'unreadable', reason: `It ${describeReadFailure(r)}: left out here.` });
+        continue;
+      }
       if (r.state !== 'ok') {
         const what = describeReadFailure(r);
         fatal ??= `claw-code cannot build its prompt: ${file} ${what}`;
-        const code = r.state === 'binary' ? 'binary' : r.state === 'not-utf8' ? 'not-utf8' : 'unreadable';
+        const code = readFailureCode(r);
         out.diagnostics.push(diag(code, file, `This file ${what}: claw-code stops with an error instead of building its prompt.`));
         out.sources.push({ ...base, status: 'unreadable', reason: `It ${what}, so claw-code fails to build its prompt.` });
         continue;

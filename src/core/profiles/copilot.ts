@@ -7,7 +7,7 @@ import { newSource, setInjected, type Diagnostic, type RenderPart, type Source, 
 import { isInside, SKIP_DIRS } from '../paths';
 import type { Profile, ProfileResult, ResolveContext } from '../profile';
 import { ParseCache } from '../parseCache';
-import { describeReadFailure, readText } from '../readText';
+import { describeReadFailure, readFailureCode, readText } from '../readText';
 
 /**
  * GitHub Copilot Chat in VS Code (agent mode). Not runnable here: every rule is read from the
@@ -202,8 +202,8 @@ class Resolver {
     const r = readText(this.ctx.fs, file);
     if (r.state === 'missing' || r.state === 'directory') return undefined;
     if (r.state !== 'ok') {
-      this.sources.push(this.source(file, kind, scope, 'unreadable', { chars: 0, bytes: 'bytes' in r ? r.bytes : 0 }, `It ${describeReadFailure(r)}; VS Code cannot attach it as text.`));
-      this.diagnostics.push(diag(r.state === 'unreadable' ? 'unreadable' : r.state, file, `This file ${describeReadFailure(r)}.`));
+      this.sources.push(this.source(file, kind, scope, 'unreadable', { chars: 0, bytes: 'bytes' in r ? (r.bytes ?? 0) : 0 }, `It ${describeReadFailure(r)}; VS Code cannot attach it as text.`));
+      this.diagnostics.push(diag(readFailureCode(r), file, `This file ${describeReadFailure(r)}.`));
       return undefined;
     }
     return { text: r.text, size: { chars: r.chars, bytes: r.bytes } };

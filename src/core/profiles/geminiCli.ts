@@ -1,12 +1,13 @@
 import * as path from 'node:path';
 import { diag, nearestExisting } from '../diagnostics';
 import { sizes } from '../readText';
+import { MAX_READ_BYTES } from '../fs';
 // The ES build: the package's `main` is a UMD build whose dynamic requires esbuild cannot bundle.
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser/lib/esm/main.js';
 import { newSource, setInjected, type Diagnostic, type RenderPart, type Source, type SourceKind } from '../model';
 import { folderOf } from '../paths';
 import type { Profile, ProfileResult, ResolveContext } from '../profile';
-import { charCount, decodeLossy } from '../text';
+import { charCount, decodeLossy, fmt } from '../text';
 
 /**
  * Gemini CLI 0.61.0 (`gemini -p`). A port of packages/core `utils/memoryDiscovery.js`,
@@ -128,6 +129,10 @@ function nodeMessage(code: string, syscall: string, p?: string): string {
 
 type ReadFile = { ok: true; text: string; bytes: number } | { ok: false; error: string; code: string };
 
+function tooLargeMessage(bytes: number): string {
+  return `${fmt(bytes)} bytes, more than any agent's context holds; Instruction Lens reads no file over ${fmt(MAX_READ_BYTES)} bytes`;
+}
+
 class Disk {
   constructor(private readonly ctx: ResolveContext) {}
 
@@ -149,11 +154,14 @@ class Disk {
     if (st?.type === 'dir') return { ok: false, code: 'EISDIR', error: nodeMessage('EISDIR', 'read') };
     // A FIFO would block the real CLI; it is never read here (unsure what the user sees).
     if (st?.type === 'other') return { ok: false, code: 'EIO', error: 'not a regular file' };
+    if (st && st.size > MAX_READ_BYTES) return { ok: false, code: 'EFBIG', error: tooLargeMessage(st.size) };
     try {
       const bytes = this.ctx.fs.readFile(p);
       return { ok: true, text: decodeLossy(bytes), bytes: bytes.byteLength };
     } catch (e) {
       const code = (e as { code?: string }).code ?? 'EIO';
+      // Over the read cap: Gemini CLI would read it; Instruction Lens does not (see MAX_READ_BYTES).
+      if (code === 'EFBIG') return { ok: false, code, error: tooLargeMessage(st?.size ?? 0) };
       return { ok: false, code, error: code === 'EISDIR' ? nodeMessage('EISDIR', 'read') : nodeMessage(code, 'open', p) };
     }
   }
@@ -326,7 +334,7 @@ class Loader {
           );
         } else {
           this.importSource(owner, fullPath, file, 'unreadable', `Gemini CLI cannot read it (${message}) and writes "Import failed" in place of the import.`);
-          this.diagnostics.push(diag('unreadable', file, `@${p} cannot be read (${message}): Gemini CLI writes "<!-- Import failed: ${p} - ${message} -->" in its place.`, at, { target: fullPath }));
+          this.diagnostics.push(diag((read as { code?: string } | undefined)?.code === 'EFBIG' ? 'too-large' : 'unreadable', file, `@${p} cannot be read (${message}): Gemini CLI writes "<!-- Import failed: ${p} - ${message} -->" in its place.`, at, { target: fullPath }));
         }
         continue;
       }
@@ -409,9 +417,9 @@ class Loader {
   }
 
   /** [bundle] readGeminiMdFiles: read one context file and process its imports. */
-  readContextFile(file: string, owner: Owner, format: string): { ok: true; content: string; text: string; bytes: number } | { ok: false; error: string } {
+  readContextFile(file: string, owner: Owner, format: string): { ok: true; content: string; text: string; bytes: number } | { ok: false; error: string; code: string } {
     const r = this.disk.read(file);
-    if (!r.ok) return { ok: false, error: r.error };
+    if (!r.ok) return { ok: false, error: r.error, code: r.code };
     const root = discoveryRoot(this.ctx, path.dirname(file), this.settings.markers) ?? path.resolve(path.dirname(file));
     const content = format === 'flat' ? this.processFlat(r.text, path.dirname(file), file, owner, root) : this.processTree(r.text, path.dirname(file), file, owner, root, 0, new Set());
     return { ok: true, content, text: r.text, bytes: r.bytes };
@@ -565,7 +573,7 @@ class EntryReader {
       const isDir = r.error.startsWith('EISDIR');
       source.status = 'unreadable';
       source.reason = isDir ? 'It is a directory, so Gemini CLI skips it silently.' : `Gemini CLI cannot read it (${r.error}) and skips it with a warning.`;
-      if (!isDir) this.loader.diagnostics.push(diag('unreadable', p, `Gemini CLI cannot read this file (${r.error}) and skips it.`));
+      if (!isDir) this.loader.diagnostics.push(diag(r.code === 'EFBIG' ? 'too-large' : 'unreadable', p, `Gemini CLI cannot read this file (${r.error}) and skips it.`));
       return { source, content: null };
     }
     if (id) this.loadedIds.add(id);
