@@ -252,6 +252,8 @@ class Session {
   readCommitted(wanted: string): { state: 'ok'; text: string } | { state: 'absent' } | { state: 'unreadable' } {
     if (!this.isRepo) return { state: 'absent' };
     const file = this.committedAs.get(wanted) ?? wanted;
+    // A file the commit does not list cannot be read from it: no git process to say so.
+    if (this.committed && !this.committed.has(file)) return { state: 'absent' };
     const text = this.atCommit(file, () => this.ctx.git.committedText(this.root, file, this.rev));
     if (text !== undefined) return { state: 'ok', text };
     return this.committed?.has(file) ? { state: 'unreadable' } : { state: 'absent' };
@@ -293,7 +295,7 @@ class Session {
 function findGuidance(s: Session): { rootItems: Item[]; groups: Group[]; guidanceDirs: Map<string, string[]> } {
   const reader = new GuidanceReader(s);
   // Every guidance file and skill of the commit read from git at once, not one `git show` each.
-  if (s.isRepo) s.ctx.git.committedTexts?.(s.root, (s.committedList ?? []).filter((f) => GUIDANCE.includes(path.basename(f)) || path.basename(f) === 'SKILL.md'), s.rev);
+  if (s.isRepo) prefetch(s, (s.committedList ?? []).filter((f) => GUIDANCE.includes(path.basename(f)) || path.basename(f) === 'SKILL.md'));
   // Root files, in this order: AGENTS.md, CLAUDE.md, then what they import.
   const rootItems = reader.group(s.root, GUIDANCE.map((n) => path.join(s.root, n)));
   // Directories with guidance in the commit, nearest the root first.
@@ -313,6 +315,29 @@ function findGuidance(s: Session): { rootItems: Item[]; groups: Group[]; guidanc
     items: reader.group(dir, GUIDANCE.map((n) => path.join(dir, n)).filter((f) => guidanceDirs.get(dir)!.includes(f))),
   }));
   return { rootItems, groups, guidanceDirs };
+}
+
+/**
+ * The committed texts of `files`, then of the committed files they import, level by level up to
+ * the import depth: one `git cat-file` per level instead of one `git show` per import. It only
+ * fills the cache `readCommitted` reads through (`atCommit`); the reader decides what counts.
+ */
+function prefetch(s: Session, files: string[]): void {
+  let level = files;
+  for (let depth = 0; level.length && depth <= MAX_IMPORT_DEPTH; depth++) {
+    const texts = s.ctx.git.committedTexts?.(s.root, level, s.rev);
+    if (!texts) return;
+    for (const [f, text] of texts) s.atCommit(f, () => text);
+    const next = new Set<string>();
+    for (const [f, text] of texts) {
+      if (text === undefined) continue;
+      for (const imp of stripImports(text).imports) {
+        const target = path.resolve(path.dirname(f), imp.path);
+        if (s.committed?.has(target) && !texts.has(target)) next.add(target);
+      }
+    }
+    level = [...next];
+  }
 }
 
 /** Reads guidance files and their imports from the commit, each real file once. */
