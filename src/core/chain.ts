@@ -29,6 +29,20 @@ function meantAFile(fs: FileSystem, d: Diagnostic): boolean {
   return !!target && fs.stat(target)?.type === 'file';
 }
 
+/**
+ * The diagnostics a chain reports, each marked with the agent that reports it. In place: a
+ * memoized diagnostic comes back from many chains of this profile as one object.
+ */
+function ownDiagnostics(list: Diagnostic[], fs: FileSystem, agent: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const d of list) {
+    if (d.code === 'import-in-code' && !meantAFile(fs, d)) continue;
+    d.agents ??= [agent];
+    out.push(d);
+  }
+  return out;
+}
+
 /** What the files loading on read add, in the budget's unit. */
 function onReadUse(sources: readonly Source[], unit: BudgetUnit): number {
   let n = 0;
@@ -97,10 +111,7 @@ export function resolveChain(req: ChainRequest, host: Host): Chain & { fatal?: s
     home,
     sources: result.sources,
     budget: withOnRead(result.budget, onReadUse(result.sources, result.budget.unit)),
-    diagnostics: uniqueDiagnostics(result.diagnostics)
-      .filter((d) => d.code !== 'import-in-code' || meantAFile(host.fs, d))
-      // In place: a memoized diagnostic comes back from many chains of this profile as one object.
-      .map((d) => Object.assign(d, { agents: d.agents ?? [req.profile.id] })),
+    diagnostics: ownDiagnostics(uniqueDiagnostics(result.diagnostics), host.fs, req.profile.id),
     start: result.start,
     onRead: result.onRead,
     ...(result.fatal ? { fatal: result.fatal } : {}),

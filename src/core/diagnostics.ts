@@ -66,19 +66,36 @@ export function diag(
 }
 
 /**
- * Each diagnostic's identity, made once: a profile's whole-workspace answers (ResolveContext.memo)
- * hand the same diagnostic objects to every chain of a `check` pass.
+ * Each diagnostic's identity, made once, as a number: a profile's whole-workspace answers
+ * (ResolveContext.memo) hand the same diagnostic objects to every chain of a `check` pass, and a
+ * set of numbers is far cheaper to fill for each chain than a set of strings.
  */
-const keys = new WeakMap<Diagnostic, string>();
+const ids = new WeakMap<Diagnostic, number>();
+/** The number of each identity (the same rule at the same place with the same words). */
+const idOfKey = new Map<string, number>();
+
+function idOf(d: Diagnostic): number {
+  let id = ids.get(d);
+  if (id === undefined) {
+    // Bounded: an extension host running for days must not keep every key it ever saw. Numbers
+    // already handed out stay distinct, since new ones keep counting up.
+    if (idOfKey.size > 100_000) idOfKey.clear();
+    const key = `${d.path}:${d.line}:${d.column}:${d.code}:${d.message}`;
+    id = idOfKey.get(key);
+    if (id === undefined) idOfKey.set(key, (id = nextId++));
+    ids.set(d, id);
+  }
+  return id;
+}
+let nextId = 0;
 
 /** Drop exact repeats (the same rule at the same place), keeping the first. */
 export function uniqueDiagnostics(list: Diagnostic[]): Diagnostic[] {
-  const seen = new Set<string>();
+  const seen = new Set<number>();
   return list.filter((d) => {
-    let key = keys.get(d);
-    if (key === undefined) keys.set(d, (key = `${d.path}:${d.line}:${d.column}:${d.code}:${d.message}`));
-    if (seen.has(key)) return false;
-    seen.add(key);
+    const id = idOf(d);
+    if (seen.has(id)) return false;
+    seen.add(id);
     return true;
   });
 }
