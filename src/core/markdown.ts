@@ -247,6 +247,8 @@ function claudeImportsOf(text: string): { imports: AtRef[]; inCode: AtRef[]; inC
   const imports: AtRef[] = [];
   const inCode: AtRef[] = [];
   const inComment: AtRef[] = [];
+  // No `@` at all: nothing to find, and no need to lex (most instruction files import nothing).
+  if (!text.includes('@')) return { imports, inCode, inComment };
   const seen = new Set<string>();
   for (const placed of placedTokens(text)) {
     const { token } = placed;
