@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { resolveChain } from '../core/chain';
+import { refreshHost, resolveChain, type Host } from '../core/chain';
 import { NodeFileSystem } from '../core/fs';
 import { findGitRoot } from '../core/git';
 import type { Chain } from '../core/model';
@@ -27,7 +27,9 @@ const AGENT_STATE_KEY = 'instructionLens.agent';
  * The one place that knows what applies to the active editor. It resolves the chain when the
  * active file, the disk (through the watcher), the settings or the selected agent change, and
  * fires `onDidChange`; the tree, status bar, CodeLens, diagnostics and preview only listen.
- * Chains for other agents or files (`chainFor`) are cached until the next change.
+ * Chains for other agents or files (`chainFor`) are cached until the next change, and every chain
+ * between two changes reads through one host: each file, folder listing and git answer is read
+ * once per change, so following an editor to a new file costs only what is new on its way.
  */
 export class ActiveChainModel implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<ActiveChain | undefined>();
@@ -37,6 +39,8 @@ export class ActiveChainModel implements vscode.Disposable {
   private active: ActiveChain | undefined;
   private activeUri: vscode.Uri | undefined;
   private readonly cache = new Map<string, ResolvedChain>();
+  /** What the chains read through until the next change (see `refreshHost`). */
+  private host: Host | undefined;
   private readonly hasChainKey = new ContextKey<boolean>('instructionLens.hasChain');
   private readonly disposables: vscode.Disposable[] = [];
   /** Unsaved text cannot create a `.git`: the plain disk answers where the repository is. */
@@ -92,7 +96,7 @@ export class ActiveChainModel implements vscode.Disposable {
 
   async selectAgent(id: string): Promise<void> {
     await this.state.update(AGENT_STATE_KEY, id);
-    this.refresh();
+    this.update();
   }
 
   /** The directory the agent most likely starts in for a file, per `instructionLens.launchDirectory`. */
@@ -116,9 +120,15 @@ export class ActiveChainModel implements vscode.Disposable {
     return chain;
   }
 
-  /** Drop every cached chain and resolve the active one again. */
+  /** Something a chain reads changed: drop every cached chain and answer, and resolve the active one again. */
   refresh(): void {
     this.cache.clear();
+    this.host = undefined;
+    this.update();
+  }
+
+  /** Show the chain of the active file and agent: from the cache, else resolved through this change's host. */
+  private update(): void {
     const profile = this.profile;
     const uri = this.activeUri;
     const started = performance.now();
@@ -136,7 +146,8 @@ export class ActiveChainModel implements vscode.Disposable {
     const next = editor ? (fileOf(editor) ?? this.activeUri) : anyFileOpen() ? this.activeUri : undefined;
     if (next?.toString() === this.activeUri?.toString()) return;
     this.activeUri = next;
-    this.refresh();
+    // Nothing on disk changed (the watcher says when it does): the answers of this change hold.
+    this.update();
   }
 
   private resolve(profile: Profile, uri: vscode.Uri, launchDir: string): ResolvedChain {
@@ -144,7 +155,7 @@ export class ActiveChainModel implements vscode.Disposable {
     try {
       return resolveChain(
         { profile, target: uri.fsPath, launchDir, home, env: process.env, settings: this.settings.profileSettings(profile.id, uri) },
-        coreHost(),
+        (this.host ??= refreshHost(coreHost())),
       );
     } catch (e) {
       // A profile must not throw; if one does, show it rather than break every view.

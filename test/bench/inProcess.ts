@@ -1,15 +1,18 @@
 // The in-process half of `npm run bench`: chains resolved inside one Node process, as the
 // extension host does, so process start-up is not counted. Bundled and run by scripts/bench.mjs:
-//   node inProcess.js <root> <file> <runs>
+//   node inProcess.js <root> <file> <runs> [<other file>]
 // prints one JSON line: per agent, the p50/p95 ms of a chain in a new refresh (everything read
-// again from disk and git, as after a change) and in the same refresh (an editor switch with
-// nothing changed), and the calls made on the file system for one chain.
+// again from disk and git, as after a change), for the file when the refresh has already
+// resolved the other file (an editor switch to a file not seen since the change: the
+// refresh's whole-workspace answers are there, the folders on the new file's way are not), and
+// in the same refresh (the same file again), and the calls made on the file system for one chain.
 import { refreshHost, resolveChain } from '../../src/core/chain';
 import { NodeFileSystem, type FileSystem } from '../../src/core/fs';
 import { CliGitIndex } from '../../src/core/git';
 import { PROFILES } from '../../src/core/profiles';
 
-const [root, target, runsArg] = process.argv.slice(2);
+const [root, target, runsArg, otherArg] = process.argv.slice(2);
+const other = otherArg ?? root;
 const runs = Number(runsArg ?? 200);
 
 function percentile(xs: number[], p: number): number {
@@ -33,7 +36,8 @@ class Counting extends NodeFileSystem {
   }
 }
 
-const out: Record<string, { fresh: { p50: number; p95: number }; same: { p50: number; p95: number }; fsCalls: number }> = {};
+type Figures = { p50: number; p95: number };
+const out: Record<string, { fresh: Figures; newFile: Figures; same: Figures; fsCalls: number }> = {};
 for (const profile of PROFILES.filter((p) => !process.env.BENCH_AGENT || p.id === process.env.BENCH_AGENT)) {
   const req = { profile, target, launchDir: root };
   const newHost = (fs: FileSystem = new NodeFileSystem()) => refreshHost({ fs, git: new CliGitIndex(fs) });
@@ -47,6 +51,14 @@ for (const profile of PROFILES.filter((p) => !process.env.BENCH_AGENT || p.id ==
     resolveChain(req, host);
     fresh.push(Number(process.hrtime.bigint() - t0) / 1e6);
   }
+  const newFile: number[] = [];
+  while (!enough(newFile)) {
+    const host = newHost();
+    resolveChain({ ...req, target: other }, host);
+    const t0 = process.hrtime.bigint();
+    resolveChain(req, host);
+    newFile.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
   const same: number[] = [];
   const shared = newHost();
   resolveChain(req, shared);
@@ -59,6 +71,7 @@ for (const profile of PROFILES.filter((p) => !process.env.BENCH_AGENT || p.id ==
   resolveChain(req, newHost(counting));
   out[profile.id] = {
     fresh: { p50: percentile(fresh, 50), p95: percentile(fresh, 95) },
+    newFile: { p50: percentile(newFile, 50), p95: percentile(newFile, 95) },
     same: { p50: percentile(same, 50), p95: percentile(same, 95) },
     fsCalls: counting.calls,
   };
