@@ -132,27 +132,30 @@ for (const shape of SHAPES) {
   console.log(`(floor = Node start-up + git ls-files = ${fmtMs(floor)} ms; a share is that agent's check time beyond Node start-up, as a part of all agents' together)`);
 
   // In process: a chain for the file 12 folders deep, every agent.
-  const ip = spawnSync(process.execPath, [inProcess, tree.root, path.join(tree.root, tree.deepFile), String(short ? 50 : 200)], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const ip = spawnSync(process.execPath, [inProcess, tree.root, path.join(tree.root, tree.deepFile), String(short ? 50 : 200), path.join(tree.root, tree.deepestFile)], { encoding: 'utf8', maxBuffer: 1 << 26 });
   if (ip.status !== 0) fail(`in-process bench failed:\n${ip.stderr}`);
   const inProc = JSON.parse(ip.stdout);
-  console.log('\nIn process, a chain for the file 12 folders deep (ms; a new refresh re-reads disk and git, as after a change; the same refresh is an editor switch with nothing changed):\n');
-  console.log('| agent | new refresh p50 | new refresh p95 | same refresh p95 | file-system calls |');
-  console.log('|---|---:|---:|---:|---:|');
+  console.log('\nIn process, a chain for the file 12 folders deep (ms; a new refresh re-reads disk and git, as after a change; a new file is an editor switch to it in a refresh that has resolved another file; the same file is that chain asked again):\n');
+  console.log('| agent | new refresh p50 | new refresh p95 | new file p50 | new file p95 | same file p95 | file-system calls |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
   for (const [id, r] of Object.entries(inProc)) {
-    console.log(`| ${id} | ${fmtMs(r.fresh.p50)} | ${fmtMs(r.fresh.p95)} | ${fmtMs(r.same.p95)} | ${r.fsCalls} |`);
+    console.log(`| ${id} | ${fmtMs(r.fresh.p50)} | ${fmtMs(r.fresh.p95)} | ${fmtMs(r.newFile.p50)} | ${fmtMs(r.newFile.p95)} | ${fmtMs(r.same.p95)} | ${r.fsCalls} |`);
   }
-  bound(shape, 'in-process chain 12 deep, claude-code, new refresh, p95', inProc['claude-code'].fresh.p95, 1);
-  bound(shape, 'in-process chain 12 deep, every agent, same refresh, p95', Math.max(...Object.values(inProc).map((r) => r.same.p95)), 1);
+  const worst = (pick) => Object.entries(inProc).reduce((a, [id, r]) => (pick(r) > a.ms ? { id, ms: pick(r) } : a), { id: '', ms: -1 });
+  const newFile = worst((r) => r.newFile.p95);
+  bound(shape, `in-process chain 12 deep, new file in a warm refresh, p95, every agent (worst: ${newFile.id})`, newFile.ms, 1);
+  const same = worst((r) => r.same.p95);
+  bound(shape, `in-process chain 12 deep, same file again, p95, every agent (worst: ${same.id})`, same.ms, 1);
 }
 rmSync(work, { recursive: true, force: true });
 
 console.log(`\n## Goals${short ? ' (--short: failing only when missed tenfold)' : ''}\n`);
-console.log('| shape | goal | figure | baseline | ratio | goal ratio | met |');
+console.log('| shape | goal | figure | baseline | ratio | goal ratio | result |');
 console.log('|---|---|---:|---:|---:|---:|---|');
 for (const g of goals) {
   const base = g.baseName === 'bound' ? `${g.baseline} ms bound` : `${fmtMs(g.baseline)} ms (${g.baseName})`;
   const bar = g.baseName === 'bound' ? (short ? 'shown only' : '≤ 1') : `≤ ${g.ratio * slack}`;
-  console.log(`| ${g.shape} | ${g.what} | ${fmtMs(g.figure)} ms | ${base} | ${(g.figure / g.baseline).toFixed(2)} | ${bar} | ${g.met ? 'yes' : '**no**'} |`);
+  console.log(`| ${g.shape} | ${g.what} | ${fmtMs(g.figure)} ms | ${base} | ${(g.figure / g.baseline).toFixed(2)} | ${bar} | ${g.met ? 'PASS' : '**FAIL**'} |`);
 }
 const missed = goals.filter((g) => !g.met);
 if (missed.length) fail(`${missed.length} goal${missed.length === 1 ? '' : 's'} missed`);
