@@ -138,7 +138,37 @@ export function realPathUnder(host: Host, root: string): (p: string) => string {
  * `agents`: the profiles to check, or a choice made from the folder's files (relative, with `/`),
  * as agent detection makes it.
  */
-export function check(host: Host, root: string, agents: readonly Profile[] | ((files: readonly string[]) => readonly Profile[]), opts: CheckOptions = {}): CheckResult {
+export function check(host: Host, root: string, agents: Agents, opts: CheckOptions = {}): CheckResult {
+  const steps = checkSteps(host, root, agents, opts);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+type Agents = readonly Profile[] | ((files: readonly string[]) => readonly Profile[]);
+
+/**
+ * `check` for a thread that must stay responsive (the extension host): the same pass, giving the
+ * event loop a turn after every `sliceMs` of work, and giving up (undefined) at the first turn
+ * after `cancelled()` turns true, when a newer pass has made this one stale.
+ */
+export async function checkInSlices(host: Host, root: string, agents: Agents, opts: CheckOptions, slices: { sliceMs?: number; cancelled?: () => boolean } = {}): Promise<CheckResult | undefined> {
+  const { sliceMs = 10, cancelled = () => false } = slices;
+  const steps = checkSteps(host, root, agents, opts);
+  let started = performance.now();
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (performance.now() - started < sliceMs) continue;
+    await new Promise((resolve) => setImmediate(resolve));
+    if (cancelled()) return undefined;
+    started = performance.now();
+  }
+}
+
+/** The pass, yielding after each chain and each stretch of the file list: where it may pause. */
+function* checkSteps(host: Host, root: string, agents: Agents, opts: CheckOptions): Generator<void, CheckResult, void> {
   root = path.resolve(root);
   // One refresh for the whole pass: every profile and folder shares the file-system and git
   // answers, and each profile's whole-workspace work (ResolveContext.memo).
@@ -176,9 +206,10 @@ export function check(host: Host, root: string, agents: readonly Profile[] | ((f
         globChecked.add(`${s.path}\0${s.scope}`);
         found.push({ profile, path: s.path, scope: s.scope, globs: s.globs });
       }
+      yield;
     }
   }
-  const dead = deadGlobs(root, files, found.filter((x): x is GlobRule => 'globs' in x));
+  const dead = yield* deadGlobs(root, files, found.filter((x): x is GlobRule => 'globs' in x));
   const diagnostics = found.flatMap((x) => {
     if (!('globs' in x)) return [x];
     const globs = dead.get(x);
@@ -254,7 +285,7 @@ function anyPattern(patterns: readonly string[]): (rel: string) => boolean {
  * above it, each distinct glob of a folder once however many rules and agents share it (with the
  * same matcher), so a glob that matches stops costing anything.
  */
-function deadGlobs(root: string, files: readonly string[], rules: readonly GlobRule[]): Map<GlobRule, string[]> {
+function* deadGlobs(root: string, files: readonly string[], rules: readonly GlobRule[]): Generator<void, Map<GlobRule, string[]>, void> {
   interface Pending {
     rule: GlobRule;
     glob: string;
@@ -297,8 +328,10 @@ function deadGlobs(root: string, files: readonly string[], rules: readonly GlobR
     }
     if (!tests.size) byScope.delete(prefix);
   };
-  for (const f of files) {
+  for (let n = 0; n < files.length; n++) {
     if (!byScope.size) break;
+    if (n % 2048 === 2047) yield;
+    const f = files[n];
     test('', f);
     for (let i = f.indexOf('/'); i > 0; i = f.indexOf('/', i + 1)) if (byScope.has(f.slice(0, i))) test(f.slice(0, i), f.slice(i + 1));
   }

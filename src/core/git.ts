@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import type { FileSystem } from './fs';
 
@@ -116,6 +116,12 @@ export class CliGitIndex implements GitIndex {
   }
 }
 
+function runAsync(cwd: string, args: string[]): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    execFile('git', args, { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: 30_000 }, (error, stdout) => resolve(error ? undefined : stdout));
+  });
+}
+
 function run(cwd: string, args: string[]): string | undefined {
   const r = spawnSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: 30_000 });
   return r.status === 0 ? r.stdout : undefined;
@@ -145,6 +151,22 @@ export class SnapshotGitIndex implements GitIndex {
 
   workTreeFiles(root: string): string[] | undefined {
     return this.once(`work\0${root}`, () => this.inner.workTreeFiles?.(root) ?? this.inner.trackedFiles(root));
+  }
+
+  /**
+   * The listings of `root` asked ahead, without blocking: a caller that must keep its thread free
+   * (the extension host) lets git list the work tree while it waits, and the pass then finds the
+   * answers here. Only for an index that runs git (`CliGitIndex`); others answer as they are asked.
+   */
+  async listAhead(root: string): Promise<void> {
+    if (!(this.inner instanceof CliGitIndex)) return;
+    const [work, tracked] = await Promise.all([
+      runAsync(root, ['ls-files', '-z', '--cached', '--others', '--exclude-standard']),
+      runAsync(root, ['ls-files', '-z', '--']),
+    ]);
+    const files = (out: string | undefined) => out?.split('\0').filter(Boolean).map((rel) => (path.sep === '/' ? `${root}/${rel}` : path.join(root, rel)));
+    if (!this.answers.has(`work\0${root}`)) this.answers.set(`work\0${root}`, files(work));
+    if (!this.answers.has(`tracked\0${root}\0`)) this.answers.set(`tracked\0${root}\0`, files(tracked));
   }
 
   committedText(root: string, file: string, rev?: string): string | undefined {

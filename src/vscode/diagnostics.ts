@@ -1,7 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { check } from '../core/check';
+import { refreshHost } from '../core/chain';
+import { checkInSlices } from '../core/check';
+import { SnapshotGitIndex } from '../core/git';
 import { readConfig, suppress } from '../core/config';
 import { RULES, ruleHelpUri } from '../core/diagnostics';
 import { mergeDiagnostics } from '../core/merge';
@@ -36,6 +38,8 @@ class InstructionDiagnostics implements vscode.Disposable {
   /** The core diagnostics behind each published one, by `placeKey`. */
   private byPlace = new Map<string, Diagnostic[]>();
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** Counts the changes: a pass started before the latest one is stale. */
+  private generation = 0;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -64,27 +68,42 @@ class InstructionDiagnostics implements vscode.Disposable {
 
   private schedule(): void {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.checkWorkspace(), CHECK_DELAY_MS);
+    // A pass under way is stale from now: it stops at its next pause.
+    this.generation++;
+    this.timer = setTimeout(() => void this.checkWorkspace(), CHECK_DELAY_MS);
   }
 
-  private checkWorkspace(): void {
-    this.workspace = [];
+  /**
+   * Off the critical path of the extension host: git lists the folder while the host waits, and
+   * the pass runs in short slices (`checkInSlices`), so other extensions and the editor never wait
+   * long for it; a newer change cancels it.
+   */
+  private async checkWorkspace(): Promise<void> {
+    const generation = this.generation;
+    const stale = () => generation !== this.generation;
+    const workspace: Diagnostic[] = [];
     if (this.settings.get('diagnostics.enabled')) {
       for (const folder of vscode.workspace.workspaceFolders ?? []) {
         if (folder.uri.scheme !== 'file') continue;
+        const host = refreshHost(coreHost());
+        const gitRoot = host.git.root(folder.uri.fsPath);
+        if (gitRoot && host.git instanceof SnapshotGitIndex) await host.git.listAhead(gitRoot);
+        if (stale()) return;
         // Each folder checked as the chain view resolves it: from the same launch directory.
         const mode = this.settings.get('launchDirectory', folder.uri);
-        const result = check(coreHost(), folder.uri.fsPath, this.settings.enabledProfiles(folder.uri), {
+        const result = await checkInSlices(host, folder.uri.fsPath, this.settings.enabledProfiles(folder.uri), {
           launchDir: mode === 'workspaceFolder' ? folder.uri.fsPath : mode === 'fileFolder' ? (dir) => dir : undefined,
           home: this.settings.home(folder.uri),
           env: process.env,
           settings: this.settings.allProfileSettings(folder.uri),
           // Merged below, with the active chain's own.
           merge: false,
-        });
-        this.workspace.push(...result.diagnostics);
+        }, { cancelled: stale });
+        if (!result || stale()) return;
+        workspace.push(...result.diagnostics);
       }
     }
+    this.workspace = workspace;
     this.publish();
   }
 
@@ -121,6 +140,7 @@ class InstructionDiagnostics implements vscode.Disposable {
 
   dispose(): void {
     clearTimeout(this.timer);
+    this.generation++;
     this.collection.dispose();
     for (const d of this.disposables) d.dispose();
   }

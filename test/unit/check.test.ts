@@ -2,12 +2,13 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { resolveChain } from '../../src/core/chain';
-import { check, listFiles } from '../../src/core/check';
+import { check, checkInSlices, listFiles } from '../../src/core/check';
 import { diag } from '../../src/core/diagnostics';
 import { newSource, setInjected } from '../../src/core/model';
 import { ancestors, folderOf } from '../../src/core/paths';
 import { fixedNames, governedFolder } from '../../src/core/patterns';
 import type { Profile } from '../../src/core/profile';
+import { PROFILES } from '../../src/core/profiles';
 import { readText } from '../../src/core/readText';
 import { tree } from './fixture';
 
@@ -114,5 +115,33 @@ describe('check without git: a walk that honours .gitignore files as git does', 
     const { files, via } = listFiles(t.host, '/w');
     assert.equal(via, 'walk');
     assert.deepEqual(files, ['.gitignore', 'CLAUDE.md', 'keep.log', 'pkg/.gitignore', 'pkg/AGENTS.md', 'sub/only-root.md']);
+  });
+});
+
+describe('check in slices (the extension host: other work goes on while it runs)', () => {
+  const files: Record<string, string> = { '/r/.git/HEAD': 'ref', '/r/CLAUDE.md': 'Root.\n@missing.md\n', '/r/.claude/rules/none.md': '---\npaths: ["**/*.nomatch"]\n---\nNever.\n' };
+  for (let i = 0; i < 40; i++) {
+    files[`/r/p${i}/CLAUDE.md`] = `Package ${i}.\n`;
+    files[`/r/p${i}/AGENTS.md`] = `Agents ${i}.\n`;
+    files[`/r/p${i}/src/index.ts`] = '';
+  }
+  const tracked = Object.keys(files).filter((f) => !f.includes('.git/'));
+
+  it('finds what check finds, while the event loop keeps turning', async () => {
+    const whole = check(tree(files, { tracked }).host, '/r', PROFILES, { home: '/home/u', env: {} });
+    let turns = 0;
+    const ticking = setInterval(() => turns++, 0);
+    const sliced = await checkInSlices(tree(files, { tracked }).host, '/r', PROFILES, { home: '/home/u', env: {} }, { sliceMs: 0 });
+    clearInterval(ticking);
+    assert.deepEqual(sliced, whole);
+    assert.ok(whole.diagnostics.some((d) => d.code === 'glob-no-match') && whole.diagnostics.some((d) => d.code === 'import-missing'), 'the pass has something to find');
+    assert.ok(turns > 0, 'a timer ran while the pass was under way');
+  });
+
+  it('stops at its next pause once it is stale', async () => {
+    let asked = 0;
+    const result = await checkInSlices(tree(files, { tracked }).host, '/r', PROFILES, { home: '/home/u', env: {} }, { sliceMs: 0, cancelled: () => ++asked > 2 });
+    assert.equal(result, undefined);
+    assert.equal(asked, 3);
   });
 });
