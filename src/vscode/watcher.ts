@@ -44,7 +44,8 @@ export class InstructionWatcher implements vscode.Disposable {
 
   private chokidar: FSWatcher | undefined;
   private folders: string[] = [];
-  private patterns: string[] = [];
+  /** Whether a path relative to its workspace folder matches any agent's pattern: compiled once per restart, since chokidar asks for every file of the folders. */
+  private matchesPattern: (rel: string) => boolean = () => false;
   /** Exact paths from the profiles (global paths, candidates above the folders). */
   private baseExact: string[] = [];
   /** Exact paths asked for by features, by owner. */
@@ -90,7 +91,7 @@ export class InstructionWatcher implements vscode.Disposable {
     if (this.exact.has(p)) return true;
     const folder = this.folderOf(p);
     const rel = folder ? path.relative(folder, p).split(path.sep).join('/') : p.replace(/^\//, '');
-    return micromatch.isMatch(rel, this.patterns, { dot: true });
+    return this.matchesPattern(rel);
   }
 
   private noteDocument(doc: vscode.TextDocument): void {
@@ -104,7 +105,8 @@ export class InstructionWatcher implements vscode.Disposable {
     this.folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
     // Every agent's files, not only the enabled ones: a new GEMINI.md may change which agents are detected,
     // and the repository's configuration file changes which problems are shown.
-    this.patterns = [...new Set([...PROFILES.flatMap((p) => p.filePatterns), CONFIG_FILE])];
+    const tests = [...new Set([...PROFILES.flatMap((p) => p.filePatterns), CONFIG_FILE])].map((pattern) => micromatch.matcher(pattern, { dot: true }));
+    this.matchesPattern = (rel) => tests.some((test) => test(rel));
     this.baseExact = [
       ...profiles.flatMap((p) => p.globalPaths({ home, platform: process.platform, env: process.env })),
       ...this.folders.flatMap((f) => (path.dirname(f) === f ? [] : ancestorCandidates(path.dirname(f), profiles))),
@@ -148,7 +150,7 @@ export class InstructionWatcher implements vscode.Disposable {
     if (rel.split('/').some((s) => SKIP_DIRS.has(s))) return false;
     // chokidar asks once without stats: keep the path until it knows what it is.
     if (!stats || stats.isDirectory()) return true;
-    return this.exact.has(p) || micromatch.isMatch(rel, this.patterns, { dot: true });
+    return this.exact.has(p) || this.matchesPattern(rel);
   }
 
   private folderOf(p: string): string | undefined {
