@@ -39,8 +39,8 @@ export class ActiveChainModel implements vscode.Disposable {
   private active: ActiveChain | undefined;
   private activeUri: vscode.Uri | undefined;
   private readonly cache = new Map<string, ResolvedChain>();
-  /** What the chains read through until the next change (see `refreshHost`). */
-  private host: Host | undefined;
+  /** What the chains read through until the next change (see `refreshHost`), and the unsaved texts it holds. */
+  private host: { host: Host; unsaved: string } | undefined;
   private readonly hasChainKey = new ContextKey<boolean>('instructionLens.hasChain');
   private readonly disposables: vscode.Disposable[] = [];
   /** Unsaved text cannot create a `.git`: the plain disk answers where the repository is. */
@@ -112,9 +112,10 @@ export class ActiveChainModel implements vscode.Disposable {
   /** The chain one agent builds for a file or folder, resolved once per change of anything it reads. */
   chainFor(profileId: string, uri: vscode.Uri, launchDir = this.launchDirFor(uri)): ResolvedChain {
     const key = `${profileId}\0${uri.fsPath}\0${launchDir}`;
+    const host = this.hostNow();
     let chain = this.cache.get(key);
     if (!chain) {
-      chain = this.resolve(PROFILES.find((p) => p.id === profileId) ?? this.profile, uri, launchDir);
+      chain = this.resolve(PROFILES.find((p) => p.id === profileId) ?? this.profile, uri, launchDir, host);
       this.cache.set(key, chain);
     }
     return chain;
@@ -150,12 +151,12 @@ export class ActiveChainModel implements vscode.Disposable {
     this.update();
   }
 
-  private resolve(profile: Profile, uri: vscode.Uri, launchDir: string): ResolvedChain {
+  private resolve(profile: Profile, uri: vscode.Uri, launchDir: string, host: Host): ResolvedChain {
     const home = this.settings.home(uri);
     try {
       return resolveChain(
         { profile, target: uri.fsPath, launchDir, home, env: process.env, settings: this.settings.profileSettings(profile.id, uri) },
-        (this.host ??= refreshHost(coreHost())),
+        host,
       );
     } catch (e) {
       // A profile must not throw; if one does, show it rather than break every view.
@@ -166,6 +167,20 @@ export class ActiveChainModel implements vscode.Disposable {
         budget: { unit: 'chars', limit: null, used: 0 }, diagnostics: [], start: [], onRead: [], fatal,
       };
     }
+  }
+
+  /**
+   * This change's host. Unsaved text is part of what the agents would read: when an open document's
+   * text or dirty state has moved since the host was made (the watcher reports it only after its
+   * debounce), a new one is made, and the chains cached from the old one go with it.
+   */
+  private hostNow(): Host {
+    const unsaved = vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === 'file').map((d) => `${d.uri.fsPath}\0${d.version}`).join('\0');
+    if (this.host?.unsaved !== unsaved) {
+      if (this.host) this.cache.clear();
+      this.host = { host: refreshHost(coreHost()), unsaved };
+    }
+    return this.host.host;
   }
 
   /** Watch what the active chain reads, and for a file outside the workspace, the folders above it. */
