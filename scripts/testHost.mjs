@@ -207,6 +207,9 @@ export const quietSettings = {
   'extensions.autoCheckUpdates': false,
   'extensions.autoUpdate': false,
   'update.mode': 'none',
+  // VS Code in a browser saves after a second by default; desktop VS Code, which the tests and the
+  // demo stand for, does not. Left on, a slow moment saves an edit a test expects to stay unsaved.
+  'files.autoSave': 'off',
   // demo/ and test workspaces sit inside this repository's checkout: don't offer to open it.
   'git.openRepositoryInParentFolders': 'never',
 };
