@@ -2,7 +2,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { check, listFiles } from './core/check';
-import { resolveChain, type Host } from './core/chain';
+import { defaultLaunchDir, resolveChain, type Host } from './core/chain';
+import { folderEditorSettings } from './core/editorSettings';
 import { describeDetections, detectFromRepository, nodeMachineProbe, probeMachine, usedProfiles, versionNotice, withMachine, type Detection } from './core/detect';
 import { README_URL, RULES, ruleHelpUri } from './core/diagnostics';
 import { NodeFileSystem } from './core/fs';
@@ -180,7 +181,11 @@ async function detect(host: Host, root: string, from: 'repo' | 'machine', home: 
 
 function chainOrRender(cmd: Command, target: string): number {
   const { values } = cmd;
-  const chain = resolveChain({ profile: cmd.one(), target, launchDir: cmd.dirOption(values['launch-dir'], 'launch-dir'), home: cmd.dirOption(values.home, 'home') }, cmd.host);
+  const profile = cmd.one();
+  const launchDir = cmd.dirOption(values['launch-dir'], 'launch-dir');
+  // VS Code's settings a profile reads come from the folder VS Code would open: the launch dir.
+  const settings = folderEditorSettings(cmd.fs, launchDir ?? defaultLaunchDir(cmd.fs, path.resolve(target)), profile);
+  const chain = resolveChain({ profile, target, launchDir, home: cmd.dirOption(values.home, 'home'), settings }, cmd.host);
   if (cmd.name === 'chain') {
     out(values.json ? JSON.stringify(chainJson(chain), null, 2) : chainText(chain));
     return 0;

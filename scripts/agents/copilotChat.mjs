@@ -24,10 +24,11 @@ const driverDir = path.join(path.dirname(new URL(import.meta.url).pathname), '..
 const MODEL_CALL = /\/chat\/completions(\?|$)/;
 const MODEL_ID = 'fake-model';
 
-/** The Copilot Chat version built into the VS Code server of test/host. */
+/** The versions run: `Copilot Chat <x> (VS Code <y>)`, as the `copilot` profile names what it models. */
 export function copilotChatVersion() {
-  const manifest = path.join(hostDir, 'node_modules', 'code-server', 'lib', 'vscode', 'extensions', 'copilot', 'package.json');
-  return JSON.parse(fs.readFileSync(manifest, 'utf8')).version;
+  const vscode = path.join(hostDir, 'node_modules', 'code-server', 'lib', 'vscode');
+  const version = (file) => JSON.parse(fs.readFileSync(path.join(vscode, file), 'utf8')).version;
+  return `Copilot Chat ${version('extensions/copilot/package.json')} (VS Code ${version('product.json')})`;
 }
 
 /**
@@ -35,7 +36,7 @@ export function copilotChatVersion() {
  * read_file call of it, then with text), else "hi". Resolves once the fake model has answered
  * the last turn, or after `timeoutMs` with `timedOut`.
  */
-export async function runCopilotChat({ launchDir, home, readFile, settings = {}, timeoutMs = 150_000 }) {
+export async function runCopilotChat({ launchDir, home, readFile, settings = {}, timeoutMs = 300_000 }) {
   const started = Date.now();
   await ensureHost();
   const fake = await startFakeModel({ readFile });

@@ -110,7 +110,7 @@ const NOT_RUNNABLE: Record<string, string> = {
   cursor: "Cursor's agent runs inside the Cursor editor against Cursor's servers; it cannot be pointed at a local model.",
   car: 'CAR runs as a hosted service; there is nothing to run on this machine.',
   scaling: "Hosted agent sessions run on the provider's machines; there is nothing to run on this machine.",
-  copilot: "Copilot Chat runs inside VS Code against GitHub's service; this command cannot point it at a local model.",
+  copilot: "Copilot Chat runs inside VS Code: this command does not start one (the fidelity suite runs it in a VS Code server, with a bring-your-own-key model pointed at the fake model).",
 };
 
 /** The command names the agents install. */

@@ -24,7 +24,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
 import { defineRepoSuite, repoArguments } from './realRepo.mjs';
 import { installAgents, pinnedAgent, repoRoot } from '../../scripts/agents/install.mjs';
-import { compare, materialize, runAgent, RUNNABLE_AGENTS } from '../../scripts/agents/harness.mjs';
+import { compare, materialize, probeLines, runAgent, RUNNABLE_AGENTS } from '../../scripts/agents/harness.mjs';
 import { copilotChatVersion, runCopilotChat } from '../../scripts/agents/copilotChat.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -45,7 +45,7 @@ const pinned = (() => {
     codex: deps['@openai/codex'],
     'gemini-cli': deps['@google/gemini-cli'],
     'copilot-cli': deps['@github/copilot'],
-    copilot: `Copilot Chat ${copilotChatVersion()}`,
+    copilot: copilotChatVersion(),
   };
 })();
 
@@ -225,7 +225,12 @@ async function runCase(agent, scenario, phase) {
     const longest = ours.parts.reduce((a, b) => (b.text.length > a.text.length ? b : a));
     const at = Math.floor(longest.text.length / 2);
     const flipped = ours.parts.map((p) => (p === longest ? { ...p, text: p.text.slice(0, at) + (p.text[at] === 'x' ? 'y' : 'x') + p.text.slice(at + 1) } : p));
-    const mutants = [['one character changed', flipped], ['a part left out', ours.parts.filter((p) => p !== longest)]];
+    // The part left out is the one carrying the most instruction text: a part of fixed text and
+    // paths only (Copilot's instructions index) is checked where present, but its absence sends
+    // no file text the comparison could find uncovered.
+    const fileText = (p) => instructionTexts.flatMap((t) => probeLines(t.text)).filter((l) => p.text.includes(l)).join('').length;
+    const carrying = ours.parts.reduce((a, b) => (fileText(b) > fileText(a) ? b : a));
+    const mutants = [['one character changed', flipped], ['a part left out', ours.parts.filter((p) => p !== (fileText(carrying) ? carrying : longest))]];
     for (const [what, parts] of mutants) {
       const m = check(parts);
       if (m.ok || m.gapOnly) fail(`the comparison also accepts our render with ${what}: this case cannot catch a wrong profile`);
@@ -234,6 +239,9 @@ async function runCase(agent, scenario, phase) {
 }
 
 // --- the suite ------------------------------------------------------------------------------
+
+// Ctrl-C or a CI time-out: run the 'exit' hooks that stop the VS Code servers of Copilot Chat runs.
+for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130));
 
 const install = (() => { try { installAgents(); return null; } catch (e) { return e; } })();
 const repoMode = repoArguments(process.argv.slice(2));

@@ -88,6 +88,20 @@ describe('instruction-lens CLI', () => {
     assert.ok(text.endsWith(`## CLAUDE.md (scope: ${root})\n\nAPI rules.`));
   });
 
+  it('render --agent copilot reads the VS Code settings Copilot reads from the folder\'s .vscode/settings.json', () => {
+    const ws = path.join(path.dirname(root), 'vscode-ws');
+    write(ws, { 'CLAUDE.md': 'Claude rules.\n', 'AGENTS.md': 'Agent rules.\n', 'x.ts': '' });
+    const texts = () => JSON.parse(run(['render', path.join(ws, 'x.ts'), '--agent', 'copilot', '--home', home, '--json']).stdout).parts.map((p: { text: string }) => p.text).join('');
+    assert.ok(texts().includes('Claude rules.'));
+    // JSONC, as VS Code writes it; a key no profile reads is ignored.
+    write(ws, { '.vscode/settings.json': '{\n  // off for this folder\n  "chat.useClaudeMdFile": false,\n  "editor.tabSize": 2,\n}\n' });
+    assert.ok(!texts().includes('Claude rules.'));
+    assert.ok(texts().includes('Agent rules.'));
+    // A file that does not parse sets nothing.
+    write(ws, { '.vscode/settings.json': '{ "chat.useClaudeMdFile": false' });
+    assert.ok(texts().includes('Claude rules.'));
+  });
+
   it('check: exit 1 on an error, file:line:col lines, json and sarif', () => {
     const r = run(['check', root, '--agent', 'claude-code', '--home', home]);
     assert.equal(r.code, 1);

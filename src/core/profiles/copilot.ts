@@ -10,8 +10,10 @@ import { ParseCache } from '../parseCache';
 import { describeReadFailure, readFailureCode, readText } from '../readText';
 
 /**
- * GitHub Copilot Chat in VS Code (agent mode). Not runnable here: every rule is read from the
- * sources, cited per rule:
+ * GitHub Copilot Chat in VS Code (agent mode), Copilot Chat 0.67.0 in VS Code 1.139.1: the
+ * fidelity suite runs it in the VS Code server of test/host (scripts/agents/copilotChat.mjs)
+ * against the fake model, with the worked-on file attached and then read. The rules are read
+ * from the sources, cited per rule, and what the suite observed says so:
  *   [vscode]  microsoft/vscode src/vs/workbench/contrib/chat/common/promptSyntax/
  *             computeAutomaticInstructions.ts (collect, _matches, _getCustomizationsIndex),
  *             service/promptsServiceImpl.ts (listAgentInstructions, getInstructionsDiscoveryInfo),
@@ -21,8 +23,9 @@ import { describeReadFailure, readFailureCode, readText } from '../readText';
  *             and the settings registered in chat.contribution.ts;
  *   [chat]    microsoft/vscode-copilot-chat src/extension/prompts/node/panel/customInstructions.tsx
  *             (how the attachments become prompt text) and the prompt-tsx `Tag` element.
- * Where the exact bytes depend on prompt-tsx rendering (line breaks between elements, trimming of
- * a message) they are not verifiable from the source: we render what the source shows.
+ * Observed: the placement (system message), the index's wording, the order of attachments and
+ * their whitespace. From the source only: settings the suite leaves at their defaults except
+ * those its scenarios set (see the README's profile table).
  */
 
 const INTRO = 'When generating code, please follow these user provided coding instructions.'; // [chat] CustomInstructions
@@ -616,8 +619,8 @@ function findAgentsMdFiles(ctx: ResolveContext, ws: string): string[] {
 export const copilot: Profile = {
   id: 'copilot',
   agent: 'GitHub Copilot in VS Code',
-  agentVersion: 'VS Code main + Copilot Chat (sources of spring 2026)',
-  verified: 'source',
+  agentVersion: 'Copilot Chat 0.67.0 (VS Code 1.139.1)',
+  verified: 'real agent',
   filePatterns: [
     '**/.github/copilot-instructions.md', '**/AGENTS.md', '**/CLAUDE.md', '**/CLAUDE.local.md', '**/.claude/CLAUDE.md',
     '**/.github/instructions/*.instructions.md', '**/.claude/rules/*.md',

@@ -1,7 +1,7 @@
 // No CLAUDE.md anywhere: Claude Code falls back to AGENTS.md (root at start, nested on read).
 export default {
   name: 'agents-fallback',
-  agents: ['claude-code', 'codex', 'copilot-cli'],
+  agents: ['claude-code', 'codex', 'copilot-cli', 'copilot'],
   git: true,
   launchDir: '.',
   readFile: 'src/x.ts',

@@ -2,7 +2,7 @@
 // glob that misses, and none; next to .claude/rules (bare and path-scoped) and AGENTS.md.
 export default {
   name: 'copilot-instruction-files',
-  agents: ['copilot-cli'],
+  agents: ['copilot-cli', 'copilot'],
   git: true,
   launchDir: '.',
   readFile: 'src/x.ts',

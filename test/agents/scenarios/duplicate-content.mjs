@@ -1,7 +1,7 @@
 // Two files with the same text (and two empty ones): does the agent drop duplicates?
 export default {
   name: 'duplicate-content',
-  agents: ['claude-code', 'codex', 'gemini-cli', 'copilot-cli'],
+  agents: ['claude-code', 'codex', 'gemini-cli', 'copilot-cli', 'copilot'],
   git: true,
   launchDir: 'src',
   readFile: null,

@@ -1,7 +1,7 @@
 // Empty and whitespace-only instruction files next to real ones.
 export default {
   name: 'empty-files',
-  agents: ['claude-code', 'codex', 'gemini-cli', 'copilot-cli'],
+  agents: ['claude-code', 'codex', 'gemini-cli', 'copilot-cli', 'copilot'],
   git: true,
   launchDir: '.',
   readFile: 'src/x.ts',

@@ -4,7 +4,7 @@
 // always-on ones, lists the rest and sends the matches on read; the other agents ignore them.
 export default {
   name: 'github-instructions',
-  agents: ['claude-code', 'codex', 'gemini-cli', 'copilot-cli'],
+  agents: ['claude-code', 'codex', 'gemini-cli', 'copilot-cli', 'copilot'],
   git: true,
   launchDir: '.',
   readFile: 'src/api/handler.ts',

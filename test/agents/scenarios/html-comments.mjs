@@ -17,7 +17,7 @@ const body = (tag) => [
 ].join('\n');
 export default {
   name: 'html-comments',
-  agents: ['claude-code', 'codex', 'gemini-cli', 'copilot-cli'],
+  agents: ['claude-code', 'codex', 'gemini-cli', 'copilot-cli', 'copilot'],
   git: true,
   launchDir: '.',
   readFile: 'src/x.ts',

@@ -24,7 +24,7 @@ const targets = (tag) => ({
 });
 export default {
   name: 'imports',
-  agents: ['claude-code', 'codex', 'gemini-cli', 'copilot-cli'],
+  agents: ['claude-code', 'codex', 'gemini-cli', 'copilot-cli', 'copilot'],
   git: true,
   launchDir: '.',
   readFile: 'src/x.ts',

@@ -1,7 +1,7 @@
 // CLAUDE.local.md and .claude/CLAUDE.md at the root and below the launch dir.
 export default {
   name: 'local-nested',
-  agents: ['claude-code', 'copilot-cli'],
+  agents: ['claude-code', 'copilot-cli', 'copilot'],
   git: true,
   launchDir: '.',
   readFile: 'src/x.ts',

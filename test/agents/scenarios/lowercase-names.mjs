@@ -4,7 +4,7 @@
 // the other agents read the exact names only.
 export default {
   name: 'lowercase-names',
-  agents: ['claude-code', 'codex', 'gemini-cli', 'copilot-cli'],
+  agents: ['claude-code', 'codex', 'gemini-cli', 'copilot-cli', 'copilot'],
   git: true,
   launchDir: '.',
   readFile: 'packages/web/src/app.ts',

@@ -3,7 +3,7 @@
 // Copilot CLI sends a reminder per folder; Codex loads the root only; Gemini CLI reads none.
 export default {
   name: 'nested-agents-only',
-  agents: ['claude-code', 'codex', 'gemini-cli', 'copilot-cli'],
+  agents: ['claude-code', 'codex', 'gemini-cli', 'copilot-cli', 'copilot'],
   git: true,
   launchDir: '.',
   readFile: 'packages/web/src/app.ts',

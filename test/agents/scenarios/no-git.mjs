@@ -1,7 +1,7 @@
 // No .git anywhere, launched in src/: Codex and Gemini have no project root above the launch dir.
 export default {
   name: 'no-git',
-  agents: ['claude-code', 'codex', 'gemini-cli', 'copilot-cli'],
+  agents: ['claude-code', 'codex', 'gemini-cli', 'copilot-cli', 'copilot'],
   git: false,
   launchDir: 'src',
   readFile: 'src/deeper/y.ts',

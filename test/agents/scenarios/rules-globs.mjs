@@ -3,7 +3,7 @@
 // on read; Copilot inlines the bare ones and lists the path-scoped ones.
 export default {
   name: 'rules-globs',
-  agents: ['claude-code', 'copilot-cli'],
+  agents: ['claude-code', 'copilot-cli', 'copilot'],
   git: true,
   launchDir: '.',
   readFile: 'src/x.ts',

@@ -4,7 +4,7 @@
 // matching ones on read; Codex and Gemini CLI ignore .claude/rules.
 export default {
   name: 'rules-several-globs',
-  agents: ['claude-code', 'codex', 'gemini-cli', 'copilot-cli'],
+  agents: ['claude-code', 'codex', 'gemini-cli', 'copilot-cli', 'copilot'],
   git: true,
   launchDir: '.',
   readFile: 'apps/web/src/page.tsx',

@@ -6,7 +6,7 @@
 const gap = { files: ['.agents/skills/deploy/SKILL.md'], readme: 'known gaps: skills' };
 export default {
   name: 'skills-linked',
-  agents: ['claude-code', 'codex', 'gemini-cli', 'copilot-cli'],
+  agents: ['claude-code', 'codex', 'gemini-cli', 'copilot-cli', 'copilot'],
   gaps: { 'claude-code': gap, codex: gap, 'gemini-cli': gap, 'copilot-cli': gap },
   git: true,
   launchDir: '.',

@@ -1,7 +1,7 @@
 // Instruction files that are symlinks: to a file in the repo, to one outside it.
 export default {
   name: 'symlinks',
-  agents: ['claude-code', 'codex', 'gemini-cli', 'copilot-cli'],
+  agents: ['claude-code', 'codex', 'gemini-cli', 'copilot-cli', 'copilot'],
   git: true,
   launchDir: '.',
   readFile: 'src/x.ts',

@@ -2,7 +2,7 @@
 // trims and what wrapper newlines it adds.
 export default {
   name: 'whitespace',
-  agents: ['claude-code', 'codex', 'gemini-cli', 'copilot-cli'],
+  agents: ['claude-code', 'codex', 'gemini-cli', 'copilot-cli', 'copilot'],
   git: true,
   launchDir: '.',
   readFile: 'src/x.ts',
