@@ -231,6 +231,8 @@ export function startServer({
   workspaceTrust = false,
   onLog = () => {},
   timeoutMs = 60_000,
+  // A command line prefix for the server, e.g. strace's.
+  wrap = [],
 }) {
   fs.mkdirSync(extensionsDir, { recursive: true });
   fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
@@ -256,7 +258,7 @@ export function startServer({
     '--log', 'info',
     ...(workspace ? [workspace] : []),
   ];
-  const child = spawn(node24, args, {
+  const child = spawn(wrap[0] ?? node24, wrap.length ? [...wrap.slice(1), node24, ...args] : args, {
     cwd: repoRoot,
     env: cleanEnv(env),
     detached: true, // its own process group, so stop() also ends the extension host and friends

@@ -11,17 +11,26 @@
 //   (test/agents/copilotChat/driver.cjs), which enables the built-in Copilot Chat (disabled
 //   until chat set-up has run) and sends one agent-mode request with that model; with a
 //   bring-your-own-key model the workbench skips chat set-up, so no sign-in is asked for;
-// - Chromium may fetch nothing but 127.0.0.1 (other requests are aborted), and the server's
-//   own lookups (the extension gallery, GitHub's token service) fail offline.
+// - nothing leaves 127.0.0.1: the server and its extension hosts get a proxy on a closed
+//   loopback port for everything but 127.0.0.1 (the extension gallery, GitHub's token service
+//   fail at once), their connect() calls are traced with strace and any other address fails the
+//   run, and Chromium may fetch nothing but 127.0.0.1 (other requests are aborted).
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { chromiumArgs, chromiumPath, ensureHost, hostDir, startServer, workbenchUrl } from '../testHost.mjs';
 import { startFakeModel } from './harness.mjs';
+import { nonLoopbackConnects } from './strace.mjs';
 
 const driverDir = path.join(path.dirname(new URL(import.meta.url).pathname), '..', '..', 'test', 'agents', 'copilotChat');
 const MODEL_CALL = /\/chat\/completions(\?|$)/;
+// Everything but 127.0.0.1 goes to a proxy that is not there (port 9, discard: closed here), in
+// VS Code's settings (extension hosts) and the environment (the server's own requests).
+const NO_PROXY = ['127.0.0.1', 'localhost'];
+const NO_NETWORK_SETTINGS = { 'http.proxy': 'http://127.0.0.1:9', 'http.noProxy': NO_PROXY, 'http.proxySupport': 'override' };
+const NO_NETWORK_ENV = { HTTP_PROXY: 'http://127.0.0.1:9', HTTPS_PROXY: 'http://127.0.0.1:9', NO_PROXY: NO_PROXY.join(','), http_proxy: 'http://127.0.0.1:9', https_proxy: 'http://127.0.0.1:9', no_proxy: NO_PROXY.join(',') };
 const MODEL_ID = 'fake-model';
 
 /** The versions run: `Copilot Chat <x> (VS Code <y>)`, as the `copilot` profile names what it models. */
@@ -51,14 +60,17 @@ export async function runCopilotChat({ launchDir, home, readFile, settings = {},
     models: [{ id: MODEL_ID, name: 'Fake model', url: `${fake.url}/v1/chat/completions`, toolCalling: true, vision: false, maxInputTokens: 128_000, maxOutputTokens: 4_096 }],
   }], null, 2));
   const blocked = [];
+  const straceLog = path.join(data, 'connect.strace');
+  const traced = spawnSync('strace', ['-V']).status === 0;
   const cleanups = [];
   let timedOut = false;
   try {
     const server = await startServer({
       workspace: launchDir,
       userDataDir: data,
-      settings: { 'chat.disableAIFeatures': false, ...settings },
-      env: { HOME: home, CC_DRIVER_LOG: driverLog, CC_QUERY: readFile ? `Read ${readFile}` : 'hi', CC_ATTACH: readFile ?? '' },
+      settings: { 'chat.disableAIFeatures': false, ...NO_NETWORK_SETTINGS, ...settings },
+      wrap: traced ? ['strace', '-f', '-qq', '-e', 'trace=connect', '-o', straceLog] : [],
+      env: { ...NO_NETWORK_ENV, HOME: home, CC_DRIVER_LOG: driverLog, CC_QUERY: readFile ? `Read ${readFile}` : 'hi', CC_ATTACH: readFile ?? '' },
     });
     cleanups.push(server.stop);
     const { chromium } = createRequire(path.join(hostDir, 'package.json'))('playwright-core');
@@ -90,14 +102,19 @@ export async function runCopilotChat({ launchDir, home, readFile, settings = {},
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
     await fake.close();
   }
-  const log = fs.readFileSync(driverLog, 'utf8');
+  let log = fs.readFileSync(driverLog, 'utf8');
+  if (!traced) log += 'not traced: strace is missing (apt-get install strace)\n';
+  else {
+    const { others } = nonLoopbackConnects(fs.existsSync(straceLog) ? fs.readFileSync(straceLog, 'utf8') : '');
+    if (others.length) log += `error: the VS Code server connected to another address than 127.0.0.1:\n${others.slice(0, 10).join('\n')}\n`;
+  }
   if (process.env.IL_AGENTS_KEEP !== '1') fs.rmSync(data, { recursive: true, force: true });
   const calls = fake.calls.map((c) => ({ method: c.method, url: c.url, body: c.body, answer: c.answer, ms: c.at - started }));
   return {
     requests: fake.calls.filter((c) => c.method === 'POST' && MODEL_CALL.test(c.url)).map((c) => c.body),
     calls,
     toolCalls: fake.toolCalls,
-    exitCode: /^error /m.test(log) ? 1 : 0,
+    exitCode: /^error[ :]/m.test(log) ? 1 : 0,
     timedOut,
     ms: Date.now() - started,
     stderr: `${log}${blocked.length ? `blocked (not 127.0.0.1): ${[...new Set(blocked)].join(', ')}\n` : ''}`,

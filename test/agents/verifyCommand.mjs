@@ -11,6 +11,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { agentBinaries, pinnedAgent, repoRoot } from '../../scripts/agents/install.mjs';
 import { CliGitIndex, NodeFileSystem, RUNNABLE_AGENTS, resolveChain, verify } from '../../scripts/agents/harness.mjs';
+import { nonLoopbackConnects } from '../../scripts/agents/strace.mjs';
 
 const demo = path.join(repoRoot, 'demo');
 const orders = path.join(demo, 'packages/api/src/routes/orders.ts');
@@ -21,22 +22,6 @@ const pinnedVersion = { 'claude-code': pinned['@anthropic-ai/claude-code'], code
 const tempTrees = () => readdirSync(os.tmpdir()).filter((n) => n.startsWith('il-verify-'));
 const emptyHome = () => realpathSync(mkdtempSync(path.join(os.tmpdir(), 'il-verify-test-home-')));
 
-/** connect() calls of a strace log that reach something other than loopback or a local socket. */
-export function nonLoopbackConnects(log) {
-  const out = [];
-  let loopback = 0;
-  for (const line of log.split('\n')) {
-    if (!/\bconnect\(/.test(line)) continue;
-    if (/sa_family=AF_UNIX/.test(line)) continue;
-    const v4 = /sin_addr=inet_addr\("([\d.]+)"\)/.exec(line);
-    const v6 = /inet_pton\(AF_INET6, "([^"]+)"/.exec(line);
-    const addr = v4?.[1] ?? v6?.[1];
-    if (addr === '127.0.0.1' || addr === '::1' || addr === '::ffff:127.0.0.1') loopback++;
-    else if (/sa_family=AF_UNSPEC/.test(line)) continue; // disconnects a UDP socket: no traffic
-    else out.push(line.trim());
-  }
-  return { others: out, loopback };
-}
 
 describe('instruction-lens verify', { concurrency: false }, () => {
   it('the demo with each pinned agent (--agent-path): a match byte for byte, nothing but 127.0.0.1 (strace), no temporary files left', { timeout: 900_000 }, async () => {

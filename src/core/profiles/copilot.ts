@@ -256,14 +256,28 @@ class Resolver {
   }
 }
 
-/** Files of one location ([vscode] PromptFilesLocator.resolveFilesAtLocation: the folder's own files). */
+/** How deep [vscode] resolveFilesAtLocation descends below an instructions location (MAX_INSTRUCTIONS_RECURSION_DEPTH). */
+const MAX_DEPTH = 5;
+
+/**
+ * Files of one location ([vscode] PromptFilesLocator.resolveFilesAtLocation): its files, and for
+ * instructions those of its subfolders down to 5 levels, each folder's entries by name with
+ * subfolders expanded in place (observed with Copilot Chat 0.67.0: `.claude/rules/sub/x.md`
+ * between `string.md` and `trailing.md`); not below a location that is the workspace folder.
+ */
 function filesAt(ctx: ResolveContext, dir: string): string[] {
   const claude = `/${dir.split(path.sep).join('/')}/`.includes('/.claude/rules/');
-  return ctx.fs
-    .readDir(dir)
-    .filter((e) => e.type === 'file' && (e.name.endsWith('.instructions.md') || (claude && e.name.endsWith('.md') && e.name !== 'README.md')))
-    .map((e) => path.join(dir, e.name))
-    .sort(); // the file service's listing order; sorted here (unsure)
+  const out: string[] = [];
+  const walk = (folder: string, depth: number) => {
+    const entries = [...ctx.fs.readDir(folder)].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of entries) {
+      const file = path.join(folder, e.name);
+      if (e.type === 'file' && (e.name.endsWith('.instructions.md') || (claude && e.name.endsWith('.md') && e.name !== 'README.md'))) out.push(file);
+      else if (e.type === 'dir' && depth < MAX_DEPTH && !(depth === 0 && dir === ctx.launchDir)) walk(file, depth + 1);
+    }
+  };
+  walk(dir, 0);
+  return out;
 }
 
 /**

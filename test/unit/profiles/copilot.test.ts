@@ -80,6 +80,26 @@ describe('copilot (VS Code)', () => {
     assert.deepEqual(c.start, wrap(att('/w/.claude/rules/a.md', 'always'), INDEX + entry('/w/.claude/rules/a.md', '**') + entry('/w/.claude/rules/b.md', 'src/**, lib/**') + '</instructions>\n\n'));
   });
 
+  it('reads instruction locations down to five folder levels, each folder by name with subfolders in place; not below the workspace folder itself', () => {
+    const all = (n: string) => `---\napplyTo: "**"\n---\n${n}\n`;
+    const t = tree({
+      '/w/x.ts': '',
+      '/w/.claude/rules/a.md': 'A\n',
+      '/w/.claude/rules/sub/b.md': 'B\n',
+      '/w/.claude/rules/z.md': 'Z\n',
+      '/w/.github/instructions/1/2/3/4/5/deep.instructions.md': all('five levels down'),
+      '/w/.github/instructions/1/2/3/4/5/6/deeper.instructions.md': all('six levels down'),
+      '/w/pkg/root.instructions.md': all('below the workspace folder'),
+    });
+    const c = vs(t, '/w/x.ts', { 'chat.instructionsFilesLocations': { '.github/instructions': true, '.claude/rules': true, '.': true } });
+    assert.deepEqual(statuses(c).filter((s) => s.startsWith('loaded')), [
+      'loaded /w/.github/instructions/1/2/3/4/5/deep.instructions.md',
+      'loaded /w/.claude/rules/a.md',
+      'loaded /w/.claude/rules/sub/b.md',
+      'loaded /w/.claude/rules/z.md',
+    ]);
+  });
+
   it('reads the user locations ~/.copilot/instructions and ~/.claude/rules first, and follows chat.instructionsFilesLocations', () => {
     const all = (n: string) => `---\napplyTo: "**"\n---\n${n}\n`;
     const t = tree({ '/w/x.ts': '', '/home/u/.copilot/instructions/u.instructions.md': all('U'), '/w/.github/instructions/g.instructions.md': all('G'), '/w/docs/ai/d.instructions.md': all('D') });
