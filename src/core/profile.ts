@@ -10,12 +10,17 @@ import type { Budget, Diagnostic, RenderPart, Source } from './model';
 export interface Profile {
   /** Stable id used by the CLI and settings, e.g. `claude-code`, `claw-code@head`. */
   id: string;
-  /** Human name of the agent. */
+  /** The agent's name as its makers write it (`Claude Code`, `claw-code`); variants share it. */
   agent: string;
+  /**
+   * What the agent is, in a few plain words, for pickers and tooltips (`OpenAI's coding agent for
+   * the terminal`); `profileSummary` adds the version modelled and how it was verified.
+   */
+  about: string;
   /** The agent version this profile models. */
   agentVersion: string;
   /** How the profile was verified: `real agent`, `source`, `docs`. */
-  verified: string;
+  verified: 'real agent' | 'source' | 'docs';
   /** File names and relative globs this agent may read as instructions (for `check` and watching). */
   filePatterns: readonly string[];
   /**

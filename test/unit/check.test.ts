@@ -21,6 +21,7 @@ import { tree } from './fixture';
 const toy: Profile = {
   id: 'toy',
   agent: 'Toy',
+  about: 'a toy agent for the tests',
   agentVersion: '1.0.0',
   verified: 'docs',
   filePatterns: ['**/TOY.md', '**/.toy/rules/*.md'],

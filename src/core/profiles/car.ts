@@ -203,8 +203,9 @@ function nestedInstructions(ctx: ResolveContext, root: string, tracked: string[]
 
 export const car: Profile = {
   id: 'car',
-  agent: 'CAR',
-  agentVersion: 'car-server-core 0.55.0 (seed 002)',
+  agent: 'CAR nested instructions',
+  about: 'the nested CLAUDE.md and AGENTS.md a car-server-core session inlines',
+  agentVersion: 'car-server-core 0.55.0',
   verified: 'docs',
   filePatterns: ['**/CLAUDE.md', '**/AGENTS.md'],
   mainFile: 'CLAUDE.md',

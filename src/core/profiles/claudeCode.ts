@@ -515,6 +515,7 @@ const GLOBS = { basenameAnywhere: true, folders: true } as const;
 export const claudeCode: Profile = {
   id: 'claude-code',
   agent: 'Claude Code',
+  about: "Anthropic's coding agent, in the terminal",
   agentVersion: '2.1.332',
   verified: 'real agent',
   filePatterns: ['**/CLAUDE.md', '**/CLAUDE.local.md', '**/.claude/CLAUDE.md', '**/.claude/rules/**/*.md', '**/AGENTS.md', '**/.claude/AGENTS.md'],

@@ -30,7 +30,7 @@ interface Variant {
 
 const seed: Variant = {
   id: 'claw-code',
-  version: '6b533157 (spring 2026, seed 000)',
+  version: '6b533157 (spring 2026)',
   heading: '# Claude instructions',
   dirs: (ctx) => ancestors(ctx.launchDir).reverse(),
   candidates: (_ctx, dir) => [
@@ -43,7 +43,7 @@ const seed: Variant = {
 
 const head: Variant = {
   id: 'claw-code@head',
-  version: '08106b0c (HEAD)',
+  version: '08106b0c (head)',
   heading: '# Project instructions',
   // instruction_discovery_dirs: up to the nearest `.git` (dir or file); without one, the launch dir alone.
   dirs: (ctx) => {
@@ -117,6 +117,7 @@ function makeProfile(v: Variant): Profile {
   return {
     id: v.id,
     agent: 'claw-code',
+    about: 'the open-source agent harness ultraworkers/claw-code',
     agentVersion: v.version,
     verified: 'source',
     filePatterns:

@@ -377,6 +377,7 @@ function render(ctx: ResolveContext, global: string | undefined, entries: string
 export const codex: Profile = {
   id: 'codex',
   agent: 'Codex CLI',
+  about: "OpenAI's coding agent, in the terminal",
   agentVersion: VERSION,
   verified: 'real agent',
   // Fallback names from config.toml are read too; they cannot be known statically.

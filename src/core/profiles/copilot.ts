@@ -633,6 +633,7 @@ function findAgentsMdFiles(ctx: ResolveContext, ws: string): string[] {
 export const copilot: Profile = {
   id: 'copilot',
   agent: 'GitHub Copilot in VS Code',
+  about: 'Copilot Chat and its agent mode, in this editor',
   agentVersion: 'Copilot Chat 0.67.0 (VS Code 1.139.1)',
   verified: 'real agent',
   filePatterns: [

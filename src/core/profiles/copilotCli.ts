@@ -734,6 +734,7 @@ function anyCase(name: string): string {
 export const copilotCli: Profile = {
   id: 'copilot-cli',
   agent: 'GitHub Copilot CLI',
+  about: "GitHub's Copilot coding agent, in the terminal",
   agentVersion: VERSION,
   verified: 'real agent',
   filePatterns: [

@@ -268,7 +268,8 @@ class CursorChain {
 export const cursor: Profile = {
   id: 'cursor',
   agent: 'Cursor',
-  agentVersion: 'docs (cursor.com/docs/rules, 2026)',
+  about: "the Cursor editor's agent and its project rules",
+  agentVersion: 'cursor.com/docs/rules (2026)',
   verified: 'docs',
   filePatterns: ['**/.cursor/rules/**/*.mdc', '**/.cursor/rules/**/*.md', '**/AGENTS.md', '.cursorrules', 'CLAUDE.md'],
   mainFile: 'AGENTS.md',

@@ -630,6 +630,7 @@ function render(loader: Loader, globalEntries: Entry[], projectEntries: Entry[],
 export const geminiCli: Profile = {
   id: 'gemini-cli',
   agent: 'Gemini CLI',
+  about: "Google's coding agent, in the terminal",
   agentVersion: VERSION,
   verified: 'real agent',
   // context.fileName may name other files; they cannot be known statically.

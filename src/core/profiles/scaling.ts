@@ -744,8 +744,9 @@ function memo<T>(owner: object, key: string, get: () => T): T {
 
 export const scaling: Profile = {
   id: 'scaling',
-  agent: 'Scaling (hosted agent sessions)',
-  agentVersion: 'docs (seed 003)',
+  agent: 'Hosted agent sessions',
+  about: "Scaling's hosted coding-agent sessions, which read what the repository commits",
+  agentVersion: 'public docs (2026)',
   verified: 'docs',
   filePatterns: ['**/AGENTS.md', '**/CLAUDE.md', '.claude/skills/*/SKILL.md', '.agents/skills/*/SKILL.md'],
   mainFile: 'AGENTS.md',
