@@ -126,10 +126,17 @@ async function runOnServer() {
   const pageErrors = [];
   let page;
 
-  // Tests ask for screenshots over HTTP: the extension host cannot reach the page's globals.
+  // Tests ask for screenshots, and for measures of the rendered page, over HTTP: the extension
+  // host cannot reach the page.
   const shots = http.createServer(async (req, res) => {
     try {
-      const name = new URL(req.url, 'http://127.0.0.1').searchParams.get('name') || 'screenshot';
+      const url = new URL(req.url, 'http://127.0.0.1');
+      if (url.pathname === '/measure') {
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(await page.evaluate(measurePage)));
+        return;
+      }
+      const name = url.searchParams.get('name') || 'screenshot';
       const file = path.join(screenshotDir, `${name.replace(/[^\w.-]+/g, '-')}.png`);
       fs.mkdirSync(screenshotDir, { recursive: true });
       // Let the workbench paint what the test just did.
@@ -167,7 +174,8 @@ async function runOnServer() {
 
   const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
   cleanups.push(() => browser.close());
-  page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+  // VS Code's default window size; the side bar keeps its default width (no test resizes it).
+  page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
   page.on('pageerror', (err) => pageErrors.push(String(err)));
   page.on('console', (msg) => {
     if (msg.type() === 'error' && !isNoise(msg.text())) pageErrors.push(msg.text());
@@ -195,6 +203,40 @@ async function runOnServer() {
   await page.goto(url);
   waitForWorkbench(page).then(() => (workbenchShown = true), () => {});
   return await exited;
+}
+
+/**
+ * What a user sees of the extension, measured in the page (runs in the browser): the window, the
+ * side bar's title and every row of the tree it shows, each CodeLens, the status bar items and
+ * the panel's title. `fits`: the element's text is not cut (scroll width within client width,
+ * and within the editor for a CodeLens).
+ */
+function measurePage() {
+  const fits = (el) => el.scrollWidth <= el.clientWidth;
+  const text = (el) => (el?.textContent ?? '').replace(/\u00a0/g, ' ');
+  const sidebar = document.querySelector('.part.sidebar');
+  const title = sidebar?.querySelector('.title-label h2');
+  const rows = [...(sidebar?.querySelectorAll('.pane-body .monaco-list-row') ?? [])].map((row) => {
+    const container = row.querySelector('.monaco-icon-label-container');
+    const name = row.querySelector('.label-name');
+    return {
+      label: text(name),
+      description: text(row.querySelector('.label-description')),
+      fits: !!container && fits(container) && name.getBoundingClientRect().right <= container.getBoundingClientRect().right + 0.5,
+    };
+  });
+  const codeLenses = [...document.querySelectorAll('.monaco-editor .codelens-decoration')].map((lens) => {
+    const editor = lens.closest('.monaco-editor').querySelector('.monaco-scrollable-element.editor-scrollable') ?? lens.closest('.monaco-editor');
+    return { text: text(lens), fits: fits(lens) && lens.getBoundingClientRect().right <= editor.getBoundingClientRect().right + 0.5 };
+  });
+  return {
+    window: { width: window.innerWidth, height: window.innerHeight },
+    sidebar: { width: sidebar?.getBoundingClientRect().width ?? 0, title: text(title), titleFits: !!title && fits(title) },
+    rows,
+    codeLenses,
+    statusBar: [...document.querySelectorAll('.part.statusbar .statusbar-item')].map((item) => ({ id: item.id, text: text(item).trim() })),
+    panel: text(document.querySelector('.part.panel .title')),
+  };
 }
 
 async function runOnElectron() {

@@ -5,15 +5,20 @@ import type { LoadTime, Source } from '../core/model';
 import type { Profile } from '../core/profile';
 import type { Verifications } from './verification';
 import type { ActiveChain, ActiveChainModel } from './activeChain';
-import { amount, budgetText, displayPath, escapeMarkdown, profileName, workspacePath, injected, onDisk, scopeText, size, STATUS_LABEL, statusIcon } from './format';
+import { budgetText, displayPath, escapeMarkdown, injected, NOT_LOADED, onDisk, profileName, profileSummary, quantity, scopeText, STATUS_LABEL, statusIcon, workspacePath } from './format';
 
 export const VIEW_ID = 'instructionLens.chain';
+/** Shows the chain view with a file's row selected (the CodeLens's click). */
+export const REVEAL_COMMAND = 'instructionLens.revealInChain';
 
 export type ChainNode = GroupNode | SourceNode;
 
+/** The tree's top level: when the sources load, and apart from them those that do not. */
+export type Group = LoadTime | 'not-loaded';
+
 export interface GroupNode {
   readonly type: 'group';
-  readonly loads: LoadTime;
+  readonly group: Group;
   readonly children: SourceNode[];
 }
 
@@ -26,9 +31,10 @@ export interface SourceNode {
   readonly children: SourceNode[];
 }
 
-const GROUP_LABEL: Record<LoadTime, string> = {
+const GROUP_LABEL: Record<Group, string> = {
   start: 'At start',
   'on-read': 'When the agent reads here',
+  'not-loaded': 'Not loaded',
 };
 
 /**
@@ -55,17 +61,18 @@ export class ChainTreeProvider implements vscode.TreeDataProvider<ChainNode> {
   getTreeItem(node: ChainNode): vscode.TreeItem {
     const active = this.active!;
     if (node.type === 'group') {
-      const item = new vscode.TreeItem(GROUP_LABEL[node.loads], vscode.TreeItemCollapsibleState.Expanded);
-      item.id = `group:${node.loads}`;
+      const item = new vscode.TreeItem(GROUP_LABEL[node.group], vscode.TreeItemCollapsibleState.Expanded);
+      item.id = `group:${node.group}`;
       const count = countAll(node.children);
       item.description = `${count} file${count === 1 ? '' : 's'}`;
       item.contextValue = 'group';
       return item;
     }
     const { source } = node;
-    const { chain } = active;
+    // The file's name and its status lead, so a narrow sidebar still shows both; the folder
+    // follows, and the tooltip has the rest.
     const item = new vscode.TreeItem(
-      displayPath(source.path, chain),
+      path.basename(source.path),
       node.children.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
     );
     item.id = `source:${node.index}:${source.path}`;
@@ -79,6 +86,19 @@ export class ChainTreeProvider implements vscode.TreeDataProvider<ChainNode> {
     }
     item.resourceUri = vscode.Uri.file(source.path);
     return item;
+  }
+
+  /** The first row of a file, in the order the tree shows them. */
+  find(file: string): SourceNode | undefined {
+    const walk = (nodes: readonly ChainNode[]): SourceNode | undefined => {
+      for (const n of nodes) {
+        if (n.type === 'source' && n.source.path === file) return n;
+        const hit = walk(n.children);
+        if (hit) return hit;
+      }
+      return undefined;
+    };
+    return walk(this.roots);
   }
 
   getParent(node: ChainNode): ChainNode | undefined {
@@ -98,20 +118,25 @@ export class ChainTreeProvider implements vscode.TreeDataProvider<ChainNode> {
   }
 }
 
+/** Which group a source is listed in: a file the agent does not send is never under its load time. */
+export function groupOf(source: Pick<Source, 'loads' | 'status'>): Group {
+  return NOT_LOADED.has(source.status) ? 'not-loaded' : source.loads;
+}
+
 function groups(sources: readonly Source[]): GroupNode[] {
   const out: GroupNode[] = [];
-  for (const loads of ['start', 'on-read'] as const) {
+  for (const group of ['start', 'on-read', 'not-loaded'] as const) {
     const roots: SourceNode[] = [];
     // An import sits under the node of the file that imported it, when that file is in the group.
     const byPath = new Map<string, SourceNode>();
     sources.forEach((source, index) => {
-      if (source.loads !== loads) return;
+      if (groupOf(source) !== group) return;
       const node: SourceNode = { type: 'source', source, index, children: [] };
       const importer = source.importedBy ? byPath.get(source.importedBy) : undefined;
       (importer ? importer.children : roots).push(node);
       if (!byPath.has(source.path) && source.status !== 'duplicate') byPath.set(source.path, node);
     });
-    if (roots.length) out.push({ type: 'group', loads, children: roots });
+    if (roots.length) out.push({ type: 'group', group, children: roots });
   }
   return out;
 }
@@ -120,41 +145,71 @@ function countAll(nodes: readonly SourceNode[]): number {
   return nodes.reduce((n, c) => n + 1 + countAll(c.children), 0);
 }
 
-/** `1.2k chars · 10% · loaded · packages/api/**`: what it costs first, then what it governs. */
-function describe(source: Source, { chain }: ActiveChain): string {
-  const unit = chain.budget.unit;
-  const parts: string[] = [];
-  const sent = injected(source, unit);
-  const whole = onDisk(source, unit);
-  if (source.status === 'truncated') parts.push(`${amount(sent)} of ${size(whole, unit)}`);
-  else if (sent) parts.push(size(sent, unit));
-  else if (whole) parts.push(size(whole, unit));
-  if (source.loads === 'start' && sent) {
-    const of = chain.budget.limit ?? chain.budget.used;
-    if (of > 0) parts.push(`${Math.round((sent / of) * 100)}%`);
-  }
-  parts.push(STATUS_LABEL[source.status]);
-  if (source.sentTwice) parts.push('sent twice');
-  parts.push(scopeText(source, chain));
-  return parts.join(' · ');
+/** The one word a row leads with: what happened to the file. */
+function statusWord(source: Source): string {
+  return source.sentTwice ? 'sent twice' : STATUS_LABEL[source.status];
 }
 
-function tooltip(source: Source, { chain, profile }: ActiveChain): vscode.MarkdownString {
+/**
+ * `loaded`, or `on read · api` when another file of the chain has the same name: the status,
+ * then as little of the folder as tells the two apart (as editor tabs do). The full path is in
+ * the tooltip; a row stays short enough for the default sidebar width.
+ */
+function describe(source: Source, { chain }: ActiveChain): string {
+  const name = path.basename(source.path);
+  const others = new Set(chain.sources.filter((s) => s.path !== source.path && path.basename(s.path) === name).map((s) => s.path));
+  if (!others.size) return statusWord(source);
+  const folders = (p: string) => path.dirname(displayPath(p, chain)).split(/[\\/]/);
+  const own = folders(source.path);
+  if (own.length === 1 && own[0] === '.') return statusWord(source);
+  // The user's own files: their folder in full, `~/.claude`, which says whose they are.
+  if (own[0] === '~') return `${statusWord(source)} · ${own.join('/')}`;
+  const rest = [...others].map(folders);
+  for (let n = 1; n <= own.length; n++) {
+    const tail = own.slice(-n).join('/');
+    if (!rest.some((f) => f.slice(-n).join('/') === tail)) return `${statusWord(source)} · ${tail}`;
+  }
+  return `${statusWord(source)} · ${own.join('/')}`;
+}
+
+/**
+ * What share of the budget a file takes, saying of what: the agent's limit, or, for an agent
+ * that sets none, all it loads at start.
+ */
+function shareText(source: Source, { chain, profile }: ActiveChain): string | undefined {
+  const { budget } = chain;
+  const sent = injected(source, budget.unit);
+  if (source.loads !== 'start' || !sent) return undefined;
+  if (budget.limit) return `${Math.round((sent / budget.limit) * 100)}% of ${profileName(profile)}'s limit of ${quantity(budget.limit, budget.unit)}`;
+  if (budget.used > 0) return `${Math.round((sent / budget.used) * 100)}% of the ${quantity(budget.used, budget.unit)} loaded at start (${profileName(profile)} sets no limit)`;
+  return undefined;
+}
+
+const LOADS: Record<Group, string> = {
+  start: 'at start',
+  'on-read': 'when the agent reads a file here',
+  'not-loaded': 'not for this file',
+};
+
+function tooltip(source: Source, active: ActiveChain): vscode.MarkdownString {
+  const { chain, profile } = active;
+  const unit = chain.budget.unit;
   const md = new vscode.MarkdownString('', true);
-  md.appendMarkdown(`**${escapeMarkdown(displayPath(source.path, chain))}** — ${STATUS_LABEL[source.status]}\n\n`);
+  md.appendMarkdown(`**${escapeMarkdown(displayPath(source.path, chain))}** — ${statusWord(source)}\n\n`);
   md.appendMarkdown(`${escapeMarkdown(source.reason)}\n\n`);
-  const facts = [
-    `kind: ${source.kind}`,
-    `loads: ${source.loads === 'start' ? 'at start' : 'when the agent reads a file here'}`,
-    `scope: ${scopeText(source, chain)}`,
-    `on disk: ${source.chars.toLocaleString('en-US')} chars, ${source.bytes.toLocaleString('en-US')} bytes`,
-    `injected: ${source.injectedChars.toLocaleString('en-US')} chars, ${source.injectedBytes.toLocaleString('en-US')} bytes`,
-  ];
+  const sent = injected(source, unit);
+  const whole = onDisk(source, unit);
+  const facts = [`loads: ${LOADS[groupOf(source)]}`, `applies to: ${scopeText(source, chain)}`];
+  if (sent) facts.push(`sent: ${quantity(sent, unit)}`);
+  if (whole) facts.push(`on disk: ${source.chars.toLocaleString('en-US')} chars, ${source.bytes.toLocaleString('en-US')} bytes`);
+  const share = shareText(source, active);
+  if (share) facts.push(`share: ${share}`);
+  facts.push(`kind: ${source.kind}`);
   if (source.importedBy) facts.push(`imported by: ${displayPath(source.importedBy, chain)}`);
   if (source.cutAt) facts.push(`cut at: line ${source.cutAt.line + 1}, column ${source.cutAt.column + 1}`);
   if (source.sentTwice) facts.push(`sent twice: ${source.sentTwice}`);
   md.appendMarkdown(facts.map((f) => `- ${escapeMarkdown(f)}`).join('\n'));
-  md.appendMarkdown(`\n\n_${escapeMarkdown(profile.agent)} ${escapeMarkdown(profile.agentVersion)}_`);
+  md.appendMarkdown(`\n\n_${escapeMarkdown(profileName(profile))} ${escapeMarkdown(profile.agentVersion)}_`);
   return md;
 }
 
@@ -167,9 +222,9 @@ export function registerChainView(model: ActiveChainModel, verifications: Verifi
   const view = vscode.window.createTreeView(VIEW_ID, { treeDataProvider: provider });
   const update = (active: ActiveChain | undefined) => {
     provider.update(active);
-    // The title names the agent (a single view's header shows its title, not always its description).
+    // The agent is named in the message, not the title: the workbench capitalizes view titles
+    // ("claw-code" would read "Claw-Code"), and a long title is cut at the default width.
     const profile = model.profile;
-    view.title = profileName(profile);
     if (!active) {
       view.description = undefined;
       view.message = undefined;
@@ -178,7 +233,7 @@ export function registerChainView(model: ActiveChainModel, verifications: Verifi
     const { chain } = active;
     view.description = budgetText(chain.budget);
     // The message hides the welcome view, so an empty chain shows the welcome instead.
-    const lines = chain.sources.length ? [`${path.basename(chain.target)} — launched in ${workspacePath(chain.launchDir, chain.home)}`] : [];
+    const lines = chain.sources.length ? [`${profileName(profile)} · ${path.basename(chain.target)}, launched in ${workspacePath(chain.launchDir, chain.home)}`] : [];
     if (chain.fatal) lines.push(`⚠ ${chain.fatal}`);
     const verified = verifications.notice(profile);
     if (verified && lines.length) lines.push(verified);
@@ -195,6 +250,7 @@ export function registerChainView(model: ActiveChainModel, verifications: Verifi
     vscode.commands.registerCommand('instructionLens.selectAgent', () => pickAgent(model)),
     vscode.commands.registerCommand('instructionLens.refresh', () => model.refresh()),
     vscode.commands.registerCommand('instructionLens.createInstructionFile', () => createInstructionFile(model)),
+    vscode.commands.registerCommand(REVEAL_COMMAND, (file?: string, agentId?: string) => revealInChain(model, provider, view, file, agentId)),
     vscode.commands.registerCommand('instructionLens.revealSource', (node?: SourceNode) => {
       if (node?.type === 'source') return vscode.commands.executeCommand('revealInExplorer', vscode.Uri.file(node.source.path));
     }),
@@ -206,6 +262,18 @@ export function registerChainView(model: ActiveChainModel, verifications: Verifi
   };
 }
 
+/**
+ * Focuses the chain view and selects the file's row; when the selected agent does not list the
+ * file and `agentId` (the agent the CodeLens spoke for) does, that agent is selected first.
+ */
+async function revealInChain(model: ActiveChainModel, provider: ChainTreeProvider, view: vscode.TreeView<ChainNode>, file?: string, agentId?: string): Promise<void> {
+  await vscode.commands.executeCommand(`${VIEW_ID}.focus`);
+  if (!file) return;
+  if (!provider.find(file) && agentId && agentId !== model.profile.id && model.profiles.some((p) => p.id === agentId)) await model.selectAgent(agentId);
+  const node = provider.find(file);
+  if (node) await view.reveal(node, { select: true, focus: true, expand: true });
+}
+
 /** The agent switcher: every enabled profile with the version it models; the selected one is active. */
 async function pickAgent(model: ActiveChainModel): Promise<void> {
   type Item = vscode.QuickPickItem & { profile: Profile };
@@ -215,9 +283,9 @@ async function pickAgent(model: ActiveChainModel): Promise<void> {
   pick.placeholder = 'Which agent\'s view of the instruction files to show';
   pick.items = model.profiles.map((profile) => ({
     profile,
-    label: profile.agent,
-    description: `${profile.id} · models ${profile.agentVersion}${profile.id === current.id ? ' · selected' : ''}`,
-    detail: [model.whyEnabled(profile), model.versionNotice(profile) ?? `verified against: ${profile.verified}`].join(' · '),
+    label: profileName(profile),
+    description: [profile.id === current.id ? 'selected' : '', model.whyEnabled(profile)].filter(Boolean).join(' · '),
+    detail: [profileSummary(profile), model.versionNotice(profile)].filter(Boolean).join(' · '),
   }));
   pick.activeItems = pick.items.filter((i) => i.profile.id === current.id);
   const chosen = await new Promise<Item | undefined>((resolve) => {
@@ -238,7 +306,7 @@ async function createInstructionFile(model: ActiveChainModel): Promise<void> {
   const profile = model.profile;
   const name = profile.mainFile;
   if (!active || !name) {
-    void vscode.window.showInformationMessage(active ? `${profile.agent} has no single main instruction file.` : 'Open a file first: the instruction file is created where the agent starts for it.');
+    void vscode.window.showInformationMessage(active ? `${profileName(profile)} has no single main instruction file.` : 'Open a file first: the instruction file is created where the agent starts for it.');
     return;
   }
   if (!vscode.workspace.isTrusted) {
@@ -256,7 +324,7 @@ async function createInstructionFile(model: ActiveChainModel): Promise<void> {
       description: dir === chain.launchDir ? 'where the agent starts: loads at start' : 'next to this file',
     };
   });
-  const chosen = await vscode.window.showQuickPick(items, { title: `Instruction Lens: Create ${name} for ${profile.agent}`, placeHolder: 'Where to create it' });
+  const chosen = await vscode.window.showQuickPick(items, { title: `Instruction Lens: Create ${name} for ${profileName(profile)}`, placeHolder: 'Where to create it' });
   if (!chosen) return;
   const uri = vscode.Uri.file(chosen.file);
   if (!existsOnDisk(chosen.file)) {

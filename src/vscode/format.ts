@@ -129,6 +129,26 @@ export function statusIcon(status: SourceStatus): vscode.ThemeIcon {
   }
 }
 
+const VERIFIED: Record<Profile['verified'], string> = {
+  'real agent': 'checked against the real agent',
+  source: 'ported from its source',
+  docs: 'from its docs',
+};
+
+/**
+ * One line on an agent for pickers and tooltips: what it is, the version modelled and how that
+ * was checked (`OpenAI's coding agent, in the terminal · models 0.171.0 · checked against the real agent`).
+ */
+export function profileSummary(profile: Pick<Profile, 'about' | 'agentVersion' | 'verified'>): string {
+  return `${profile.about} · models ${profile.agentVersion} · ${VERIFIED[profile.verified]}`;
+}
+
+/**
+ * Statuses of a file the agent does not send for the active file at all: the chain view lists
+ * them apart, never under "At start".
+ */
+export const NOT_LOADED: ReadonlySet<SourceStatus> = new Set<SourceStatus>(['omitted', 'excluded', 'duplicate', 'not-matched', 'missing', 'unreadable']);
+
 /** An agent's name, with the variant when a profile id names one: `claw-code (head)`. */
 export function profileName(profile: Pick<Profile, 'id' | 'agent'>): string {
   const at = profile.id.indexOf('@');

@@ -4,7 +4,7 @@ import type { PartPlace, RenderPart } from '../core/model';
 import type { Profile } from '../core/profile';
 import { PROFILES } from '../core/profiles';
 import type { ActiveChainModel, ResolvedChain } from './activeChain';
-import { profileName, workspacePath } from './format';
+import { profileName, profileSummary, workspacePath } from './format';
 
 export const PREVIEW_SCHEME = 'instruction-lens';
 
@@ -44,9 +44,9 @@ export function renderPreview(chain: ResolvedChain, profile: Profile): string {
 }
 
 /**
- * Read-only documents with what an agent injects for the active file: `instruction-lens:/…`
- * without a query follows the selected agent; `?agent=<id>` shows one agent (for comparing).
- * They refresh as the active chain changes.
+ * Read-only documents with what one agent injects for one file: `instruction-lens:/<name>?agent=<id>&file=<path>`.
+ * The name, which the tab shows, says which file and which agent. They refresh as the chains
+ * change (edits, saves, settings), and stay on their agent and file when the selection moves.
  */
 class PromptPreviewProvider implements vscode.TextDocumentContentProvider {
   private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
@@ -60,12 +60,11 @@ class PromptPreviewProvider implements vscode.TextDocumentContentProvider {
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    const active = this.model.current;
-    if (!active) return `${RULE} Open a file to see what the agent injects for it ${RULE}\n`;
-    const id = new URLSearchParams(uri.query).get('agent');
-    const profile = (id && PROFILES.find((p) => p.id === id)) || active.profile;
-    const chain = profile.id === active.profile.id ? active.chain : this.model.chainFor(profile.id, active.uri);
-    return renderPreview(chain, profile);
+    const query = new URLSearchParams(uri.query);
+    const profile = PROFILES.find((p) => p.id === query.get('agent'));
+    const file = query.get('file');
+    if (!profile || !file) return `${RULE} Open a file to see what the agent injects for it ${RULE}\n`;
+    return renderPreview(this.model.chainFor(profile.id, vscode.Uri.file(file)), profile);
   }
 
   dispose(): void {
@@ -74,18 +73,28 @@ class PromptPreviewProvider implements vscode.TextDocumentContentProvider {
   }
 }
 
-/** The preview of the selected agent's prompt. */
-const SELECTED_PREVIEW = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: '/Rendered Prompt.md' });
+/**
+ * The preview of one agent's prompt for one file, named for its tab: `orders.ts · Claude Code
+ * prompt` (the file first and no extension of its own, so the name's end cannot pick a language).
+ */
+export function previewUri(profile: Profile, file: vscode.Uri): vscode.Uri {
+  return vscode.Uri.from({
+    scheme: PREVIEW_SCHEME,
+    path: `/${path.basename(file.fsPath)} · ${profileName(profile)} prompt`,
+    query: new URLSearchParams({ agent: profile.id, file: file.fsPath }).toString(),
+  });
+}
 
-/** The preview of one agent's prompt. */
-function agentPreviewUri(profile: Profile): vscode.Uri {
-  return vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${profileName(profile)} Prompt.md`, query: `agent=${encodeURIComponent(profile.id)}` });
+async function openPreview(uri: vscode.Uri, options: vscode.TextDocumentShowOptions): Promise<void> {
+  // Markdown: the instruction files are, so headings and lists read as they do there.
+  const doc = await vscode.languages.setTextDocumentLanguage(await vscode.workspace.openTextDocument(uri), 'markdown');
+  await vscode.window.showTextDocument(doc, options);
 }
 
 async function pickProfile(model: ActiveChainModel, title: string, except?: Profile): Promise<Profile | undefined> {
   const items = model.profiles
     .filter((p) => p !== except)
-    .map((profile) => ({ profile, label: profileName(profile), description: `${profile.id} · models ${profile.agentVersion}` }));
+    .map((profile) => ({ profile, label: profileName(profile), detail: profileSummary(profile) }));
   return (await vscode.window.showQuickPick(items, { title, placeHolder: 'Agent' }))?.profile;
 }
 
@@ -94,19 +103,29 @@ export function registerPreview(model: ActiveChainModel): vscode.Disposable {
   return vscode.Disposable.from(
     provider,
     vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, provider),
+    // In the active editor group, as a tab of its own: the preview is read in full, not beside.
     vscode.commands.registerCommand('instructionLens.previewPrompt', async () => {
-      const doc = await vscode.workspace.openTextDocument(SELECTED_PREVIEW);
-      await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: false, preserveFocus: true });
+      const active = model.current;
+      if (!active) {
+        void vscode.window.showInformationMessage('Open a file first: the preview shows what the agent injects for it.');
+        return;
+      }
+      await openPreview(previewUri(active.profile, active.uri), { viewColumn: vscode.ViewColumn.Active, preview: false });
     }),
     // Ids may be given (from a keybinding's args); otherwise the user picks both agents.
     vscode.commands.registerCommand('instructionLens.compareAgents', async (leftId?: string, rightId?: string) => {
+      const active = model.current;
+      if (!active) {
+        void vscode.window.showInformationMessage('Open a file first: the comparison shows what two agents inject for it.');
+        return;
+      }
       const byId = (id?: string) => model.profiles.find((p) => p.id === id);
       const left = byId(leftId) ?? (await pickProfile(model, 'Instruction Lens: Compare Two Agents (1/2)'));
       if (!left) return;
       const right = byId(rightId) ?? (await pickProfile(model, `Instruction Lens: Compare ${profileName(left)} with… (2/2)`, left));
       if (!right) return;
-      const target = model.current ? path.basename(model.current.uri.fsPath) : 'no file';
-      await vscode.commands.executeCommand('vscode.diff', agentPreviewUri(left), agentPreviewUri(right), `${profileName(left)} ↔ ${profileName(right)} (${target})`, { preview: false });
+      const target = path.basename(active.uri.fsPath);
+      await vscode.commands.executeCommand('vscode.diff', previewUri(left, active.uri), previewUri(right, active.uri), `${profileName(left)} ↔ ${profileName(right)} (${target})`, { preview: false });
     }),
   );
 }

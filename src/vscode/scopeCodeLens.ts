@@ -4,8 +4,8 @@ import type { Source } from '../core/model';
 import { governedFolder } from '../core/patterns';
 import type { Profile } from '../core/profile';
 import type { ActiveChainModel, ResolvedChain } from './activeChain';
-import { VIEW_ID } from './chainView';
-import { budgetText, displayPath, escapeMarkdown, injected, profileName, scopeText, size, STATUS_LABEL } from './format';
+import { REVEAL_COMMAND } from './chainView';
+import { displayPath, escapeMarkdown, injected, onDisk, profileName, quantity, scopeText, STATUS_LABEL } from './format';
 import type { Settings } from './settings';
 
 /** Statuses that mean the agent does read the file (now, on read, or when a match is read). */
@@ -83,50 +83,24 @@ class ScopeCodeLensProvider implements vscode.CodeLensProvider {
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
     if (document.uri.scheme !== 'file') return [];
     const views = this.facts.views(document);
-    const top = new vscode.Range(0, 0, 0, 0);
-    const lens = (title: string, command = '', args: unknown[] = [], tooltip?: string) =>
-      new vscode.CodeLens(top, { title, command, arguments: args, tooltip });
     const readers = views.filter((v) => v.source && READ.has(v.source.status));
-    const lenses: vscode.CodeLens[] = [];
     // The selected agent speaks for the file when it reads it; else the first agent that does.
     const main = readers.find((v) => v.profile.id === this.model.profile.id) ?? readers[0];
-    if (!main?.source) {
-      const own = views.find((v) => v.profile.id === this.model.profile.id) ?? views[0];
-      const why = own?.source ? `${own.profile.agent}: ${STATUS_LABEL[own.source.status]} — ${own.source.reason}` : 'No enabled agent reads this file for this folder.';
-      lenses.push(lens(`$(circle-slash) no enabled agent reads this file here`, 'instructionLens.selectAgent', [], why));
-    } else {
-      const { source, chain } = main;
-      const scope = scopeText(source, chain);
-      lenses.push(lens(source.globs?.length ? `applies to files matching ${scope}` : scope === 'everywhere' ? 'applies everywhere' : `applies to ${scope}`, '', [], source.reason));
-      lenses.push(lens(source.loads === 'start' ? 'loads at start' : source.globs?.length ? 'loads when the agent reads a matching file' : 'loads when the agent reads a file here'));
-      // The first reader by name (the selected agent when it reads it), the rest counted; all in the tooltip.
-      const skipped = views.filter((v) => !readers.includes(v));
-      const named = [main, ...readers.filter((v) => v !== main)];
-      lenses.push(
-        lens(
-          `read by ${profileName(main.profile)}${named.length > 1 ? ` +${named.length - 1}` : ''}${skipped.length ? ` · not by ${skipped.length}` : ''}`,
-          'instructionLens.selectAgent',
-          [],
-          [
-            `Read by: ${named.map((v) => profileName(v.profile)).join(', ')}`,
-            ...skipped.map((v) => `${profileName(v.profile)}: ${v.source ? `${STATUS_LABEL[v.source.status]} — ${v.source.reason}` : 'does not read it here'}`),
-          ].join('\n'),
-        ),
-      );
-      const unit = chain.budget.unit;
-      const sent = injected(source, unit);
-      const share = source.loads === 'start' && chain.budget.limit ? ` · ${Math.round((sent / chain.budget.limit) * 100)}% of ${size(chain.budget.limit, unit)}` : '';
-      lenses.push(lens(`${size(sent || (unit === 'bytes' ? source.bytes : source.chars), unit)}${share}`, `${VIEW_ID}.focus`, [], `${profileName(main.profile)}: ${budgetText(chain.budget)} for this folder's chain`));
-    }
+    const named = main ? [main, ...readers.filter((v) => v !== main)] : [];
+    // One line: a row of lenses would run past the editor's edge on a long path.
+    const title = main?.source ? `${readerNames(named)} · ${loadsText(main.source)} · ${appliesText(main.source, main.chain)}` : '$(circle-slash)\u00a0no enabled agent reads this file here';
+    const reveal = { title, command: REVEAL_COMMAND, arguments: [document.uri.fsPath, main?.profile.id], tooltip: agentsTooltip(views) };
+    const lenses = [new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), reveal)];
     for (const ref of this.facts.imports(document, views)) {
       const missing = ref.views.every((v) => v.source.status === 'missing');
       const first = ref.views[0];
-      const where = displayPath(ref.target, (main ?? views[0]).chain);
+      const where = shorten(displayPath(ref.target, (main ?? views[0]).chain));
       lenses.push(
         new vscode.CodeLens(
           ref.range,
+          // A no-break space: the lens drops an ordinary one after the icon.
           missing
-            ? { title: `$(error) not found: ${where}`, command: '', tooltip: first.source.reason }
+            ? { title: `$(error)\u00a0not found: ${where}`, command: '', tooltip: first.source.reason }
             : { title: `→ ${where} · ${STATUS_LABEL[first.source.status]}`, command: 'vscode.open', arguments: [vscode.Uri.file(ref.target)], tooltip: first.source.reason },
         ),
       );
@@ -138,6 +112,46 @@ class ScopeCodeLensProvider implements vscode.CodeLensProvider {
     this.subscription.dispose();
     this.emitter.dispose();
   }
+}
+
+/** The readers by name, at most two: `Claude Code, Codex CLI`, `Claude Code +3`. */
+function readerNames(readers: readonly AgentView[]): string {
+  const names = readers.map((v) => profileName(v.profile));
+  if (names.length <= 2 && names.join(', ').length <= 32) return names.join(', ');
+  return `${names[0]} +${names.length - 1}`;
+}
+
+function loadsText(source: Source): string {
+  return source.loads === 'start' ? 'loads at start' : source.globs?.length ? 'loads on a matching read' : 'loads on read here';
+}
+
+function appliesText(source: Source, chain: ResolvedChain): string {
+  const scope = scopeText(source, chain);
+  if (source.globs?.length) return `applies to ${shorten(source.globs.length > 1 ? `${source.globs[0]} +${source.globs.length - 1}` : source.globs[0])}`;
+  return scope === 'everywhere' ? 'applies everywhere' : `applies to ${shorten(scope)}`;
+}
+
+/** A path or glob cut to its last parts when long: `…/routes/admin/**`. */
+function shorten(text: string, max = 36): string {
+  if (text.length <= max) return text;
+  const parts = text.split('/');
+  let tail = parts.pop()!;
+  while (parts.length && parts[parts.length - 1].length + tail.length + 3 <= max) tail = `${parts.pop()}/${tail}`;
+  return `…/${tail}`.length <= max + 2 ? `…/${tail}` : `…${text.slice(-max)}`;
+}
+
+/** Every enabled agent and what it does with the file, one line each. */
+function agentsTooltip(views: readonly AgentView[]): string {
+  const lines = views.map(({ profile, chain, source }) => {
+    const name = profileName(profile);
+    if (!source) return `${name}: does not read it here.`;
+    if (!READ.has(source.status)) return `${name}: ${STATUS_LABEL[source.status]} — ${source.reason}`;
+    const { unit } = chain.budget;
+    const sent = injected(source, unit) || onDisk(source, unit);
+    const scope = scopeText(source, chain);
+    return `${name}: ${loadsText(source)}, ${quantity(sent, unit)}, applies ${scope === 'everywhere' ? 'everywhere' : `to ${scope}`} — ${source.reason}`;
+  });
+  return [...lines, '', 'Click to show it in the chain view.'].join('\n');
 }
 
 class ImportLinkProvider implements vscode.DocumentLinkProvider {
@@ -161,6 +175,9 @@ class ImportHoverProvider implements vscode.HoverProvider {
   provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
     const ref = this.facts.imports(document).find((r) => r.range.contains(position));
     if (!ref) return undefined;
+    // An import that leads nowhere has a problem at the same place, whose hover says it all.
+    const said = vscode.languages.getDiagnostics(document.uri).some((d) => d.source === 'instruction-lens' && d.range.intersection(ref.range));
+    if (said && ref.views.every((v) => v.source.status === 'missing')) return undefined;
     const md = new vscode.MarkdownString();
     md.appendMarkdown('**Import** ');
     md.appendCodeblock(ref.target, 'text');

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { InstructionLensApi } from '../../src/extension';
-import { api, closeEditors, open, remove, setting, showView, treeItem, treeRows, until, untilTree, write } from './helpers';
+import { api, closeEditors, open, remove, setting, showView, tooltipOf, treeItem, treeRows, until, untilTree, write } from './helpers';
 import { screenshot } from './screenshot';
 
 /** `n` characters of distinct text in lines of 50, with no white space at either end. */
@@ -49,8 +49,9 @@ describe('the budget in the status bar', () => {
     assert.equal(background(), 'statusBarItem.errorBackground');
     assert.match((status().tooltip as vscode.MarkdownString).value, /`CLAUDE\.md` truncated/);
 
-    await untilTree(lens, (rows) => rows.includes('  CLAUDE.md — 4.0k of 5.0k chars · 33% · truncated · everywhere'), 'the truncated source');
-    const item = treeItem(lens, 'CLAUDE.md')!;
+    await untilTree(lens, (rows) => rows.includes('  CLAUDE.md — truncated'), 'the truncated source');
+    assert.match(tooltipOf(lens, 'CLAUDE.md — truncated'), /- sent: 4k chars\n- on disk: 5,000 chars, 5,000 bytes\n- share: 33% of claw-code's limit of 12k chars/);
+    const item = treeItem(lens, 'CLAUDE.md — truncated')!;
     assert.equal((item.iconPath as vscode.ThemeIcon).id, 'warning');
     await vscode.commands.executeCommand(item.command!.command, ...(item.command!.arguments ?? []));
     const editor = await until(() => vscode.window.activeTextEditor?.document.uri.fsPath.endsWith('big/CLAUDE.md') && vscode.window.activeTextEditor, 'the big file to open');

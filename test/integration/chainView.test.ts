@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { InstructionLensApi } from '../../src/extension';
-import { api, closeEditors, showView, expectTree, homeDir, open, remove, treeItem, treeRows, until, untilTree, write, ws, ORDERS_TREE } from './helpers';
+import { api, closeEditors, showView, expectTree, homeDir, open, remove, tooltipOf, treeItem, treeRows, until, untilTree, write, ws, ORDERS_TREE } from './helpers';
 import { screenshot } from './screenshot';
 
 describe('the chain view', () => {
@@ -29,14 +29,17 @@ describe('the chain view', () => {
     await open('packages/api/src/routes/orders.ts');
     await expectTree(lens, ORDERS_TREE);
     const view = lens.chainView.view;
-    assert.equal(view.title, 'Claude Code');
     assert.equal(view.description, '98 chars');
-    assert.match(String(view.message), /^orders\.ts — launched in workspace/);
+    assert.match(String(view.message), /^Claude Code · orders\.ts, launched in workspace/);
 
-    const rule = treeItem(lens, 'packages/api/.claude/rules/tests.md')!;
+    const rule = treeItem(lens, 'tests.md')!;
     assert.equal((rule.iconPath as vscode.ThemeIcon).id, 'eye-closed');
-    assert.match((rule.tooltip as vscode.MarkdownString).value, /do not match this file; it loads only when Claude Code reads a file they match/);
+    assert.match(tooltipOf(lens, 'tests.md'), /do not match this file; it loads only when Claude Code reads a file they match/);
+    assert.match(tooltipOf(lens, 'tests.md'), /^\*\*packages\/api\/\.claude\/rules\/tests\.md\*\* — not matched\n/, 'the whole path in the tooltip');
     assert.equal((treeItem(lens, 'CLAUDE.md')!.iconPath as vscode.ThemeIcon).id, 'pass');
+    // The share says what it is a share of.
+    assert.match(tooltipOf(lens, 'CLAUDE.md'), /- sent: 69 chars\n- on disk: 70 chars, 70 bytes\n- share: 70% of the 98 chars loaded at start \(Claude Code sets no limit\)/);
+    assert.doesNotMatch(tooltipOf(lens, 'tests.md'), /loads: at start/, 'a file that does not load is not said to load at start');
 
     await showView(lens);
     await screenshot('sidebar');
@@ -46,43 +49,44 @@ describe('the chain view', () => {
     await open('packages/api/src/routes/orders.ts');
     await untilTree(lens, (rows) => rows.some((r) => r.includes('not matched')), 'the rule not matched');
     await open('packages/api/src/routes/orders.test.ts');
-    await untilTree(lens, (rows) => rows.includes('  packages/api/.claude/rules/tests.md — 34 chars · on read · **/*.test.ts in packages/api'),
-      'the rule to load on read',
-    );
-    assert.equal((treeItem(lens, 'packages/api/.claude/rules/tests.md')!.iconPath as vscode.ThemeIcon).id, 'clock');
+    await untilTree(lens, (rows) => rows.includes('  tests.md — on read'), 'the rule to load on read');
+    assert.equal((treeItem(lens, 'tests.md')!.iconPath as vscode.ThemeIcon).id, 'clock');
+    assert.match(tooltipOf(lens, 'tests.md'), /- applies to: \*\*\/\*\.test\.ts in packages\/api\n- sent: 34 chars\n- on disk: 68 chars/);
   });
 
   it('opens a source where it is clicked', async () => {
     await open('packages/api/src/routes/orders.ts');
-    const item = await until(() => treeItem(lens, 'docs/conventions.md'), 'docs/conventions.md in the tree');
+    const item = await until(() => treeItem(lens, 'conventions.md'), 'docs/conventions.md in the tree');
     await vscode.commands.executeCommand(item.command!.command, ...(item.command!.arguments ?? []));
     await until(() => vscode.window.activeTextEditor?.document.uri.fsPath === ws('docs/conventions.md'), 'the import to open');
   });
 
   it('counts unsaved edits, then saved ones', async () => {
     const editor = await open('CLAUDE.md');
-    await untilTree(lens, (rows) => rows[1]?.includes('69 chars'), 'the first size');
+    const size = () => /- sent: (\d+ chars)/.exec(tooltipOf(lens, 'CLAUDE.md'))?.[1];
+    await until(() => size() === '69 chars', 'the first size');
     await editor.edit((e) => e.insert(new vscode.Position(2, 0), 'Never commit secrets.\n'));
-    await untilTree(lens, (rows) => rows[1]?.startsWith('  CLAUDE.md — 91 chars'), 'the unsaved text to count');
+    await until(() => size() === '91 chars', 'the unsaved text to count');
     assert.equal(fs.readFileSync(ws('CLAUDE.md'), 'utf8').includes('secrets'), false, 'nothing was saved yet');
     await editor.document.save();
     await until(() => fs.readFileSync(ws('CLAUDE.md'), 'utf8').includes('secrets'), 'the save');
-    assert.match(treeRows(lens)[1], /91 chars/);
+    assert.equal(size(), '91 chars');
     // Restore the fixture, from the disk this time.
     write('CLAUDE.md', '# Shop\n\nUse pnpm for every script.\n\nStyle guide: @docs/conventions.md\n');
-    await untilTree(lens, (rows) => rows[1]?.includes('69 chars'), 'the change on disk');
+    await until(() => size() === '69 chars', 'the change on disk');
   });
 
   it('updates when instruction files are created and deleted on disk, inside and outside the workspace', async () => {
     await open('packages/api/src/routes/orders.ts');
-    await untilTree(lens, (rows) => rows.length === 6, 'the initial tree');
+    await untilTree(lens, (rows) => rows.length === ORDERS_TREE.length, 'the initial tree');
 
     write('packages/api/src/CLAUDE.md', 'Routes return JSON.\n');
-    await untilTree(lens, (rows) => rows.some((r) => r.startsWith('  packages/api/src/CLAUDE.md — 20 chars · on read · packages/api/src/**')), 'the new nested CLAUDE.md');
+    await untilTree(lens, (rows) => rows.includes('  CLAUDE.md — on read · src'), 'the new nested CLAUDE.md');
+    assert.match(tooltipOf(lens, 'CLAUDE.md — on read · src'), /^\*\*packages\/api\/src\/CLAUDE\.md\*\* — on read\n[^]*- sent: 20 chars/);
 
     // The user's own file lives outside the workspace (instructionLens.home = ../home).
     write(path.join(homeDir, '.claude', 'CLAUDE.md'), 'Answer in English.\n');
-    await untilTree(lens, (rows) => rows[1]?.startsWith('  ~/.claude/CLAUDE.md — 18 chars'), 'the user file first in the chain');
+    await untilTree(lens, (rows) => rows[1] === '  CLAUDE.md — loaded · ~/.claude', 'the user file first in the chain');
 
     remove('packages/api/src/CLAUDE.md');
     remove(path.join(homeDir, '.claude'));
@@ -91,35 +95,37 @@ describe('the chain view', () => {
 
   it('notices an edit to an imported file', async () => {
     await open('packages/api/src/routes/orders.ts');
-    await untilTree(lens, (rows) => rows[2]?.includes('29 chars'), 'the import');
+    const sent = () => /- sent: (\d+ chars)/.exec(tooltipOf(lens, 'conventions.md'))?.[1];
+    await until(() => sent() === '29 chars', 'the import');
     write('docs/conventions.md', 'Prefer small, pure functions. Name them well.\n');
-    await untilTree(lens, (rows) => rows[2]?.includes('45 chars'), 'the new size of the import');
+    await until(() => sent() === '45 chars', 'the new size of the import');
     write('docs/conventions.md', 'Prefer small, pure functions.\n');
-    await untilTree(lens, (rows) => rows[2]?.includes('29 chars'), 'the size back');
+    await until(() => sent() === '29 chars', 'the size back');
   });
 
   it('switches agent from the quick pick and remembers it', async () => {
     await open('packages/api/src/routes/orders.ts');
-    await until(() => lens.chainView.view.title === 'Claude Code' && lens.chainView.view.description === '98 chars', 'Claude Code selected');
+    await until(() => String(lens.chainView.view.message).startsWith('Claude Code · ') && lens.chainView.view.description === '98 chars', 'Claude Code selected');
     const picked = vscode.commands.executeCommand('instructionLens.selectAgent');
     await sleepForQuickPick();
     await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     await picked;
     assert.equal(lens.model.profile.id, 'claw-code');
-    await expectTree(lens, ['At start — 1 file', '  CLAUDE.md — 69 chars · 1% · loaded · everywhere']);
-    assert.equal(lens.chainView.view.title, 'claw-code');
+    await expectTree(lens, ['At start — 1 file', '  CLAUDE.md — loaded']);
+    assert.match(tooltipOf(lens, 'CLAUDE.md'), /- share: 1% of claw-code's limit of 12k chars/);
+    assert.match(String(lens.chainView.view.message), /^claw-code · orders\.ts/);
     assert.equal(lens.chainView.view.description, '69 / 12.0k chars');
   });
 
   it('models Copilot in VS Code with this window\'s own chat settings', async () => {
     await lens.model.selectAgent('copilot');
     await open('packages/api/src/routes/orders.ts');
-    await untilTree(lens, (rows) => rows.includes('  CLAUDE.md — 69 chars · 100% · loaded · everywhere'), 'Copilot to attach CLAUDE.md');
+    await untilTree(lens, (rows) => rows.includes('  CLAUDE.md — loaded'), 'Copilot to attach CLAUDE.md');
     const chat = vscode.workspace.getConfiguration('chat');
     await chat.update('useClaudeMdFile', false, vscode.ConfigurationTarget.Workspace);
     try {
-      await untilTree(lens, (rows) => !rows.some((r) => r.includes('CLAUDE.md — 69 chars')), 'CLAUDE.md to drop out once chat.useClaudeMdFile is off');
+      await untilTree(lens, (rows) => !rows.includes('  CLAUDE.md — loaded'), 'CLAUDE.md to drop out once chat.useClaudeMdFile is off');
     } finally {
       await chat.update('useClaudeMdFile', undefined, vscode.ConfigurationTarget.Workspace);
     }
@@ -144,7 +150,7 @@ describe('the chain view', () => {
 
     const editor = vscode.window.activeTextEditor!;
     await editor.edit((e) => e.insert(new vscode.Position(0, 0), 'Run the linter.\n'));
-    await untilTree(lens, (rows) => rows.some((r) => r.startsWith('  AGENTS.md — 16 bytes')), 'Codex to load the unsaved AGENTS.md');
+    await untilTree(lens, (rows) => rows.includes('  AGENTS.md — loaded') && tooltipOf(lens, 'AGENTS.md').includes('- sent: 16 bytes'), 'Codex to load the unsaved AGENTS.md');
 
     // Asking again opens the file as it is: nothing is written.
     const again = vscode.commands.executeCommand('instructionLens.createInstructionFile');

@@ -13,11 +13,12 @@ export const workspaceDir = vscode.workspace.workspaceFolders![0].uri.fsPath;
 /** The fixture's chain for packages/api/src/routes/orders.ts with Claude Code, as the tree shows it. */
 export const ORDERS_TREE = [
   'At start — 2 files',
-  '  CLAUDE.md — 69 chars · 70% · loaded · everywhere',
-  '    docs/conventions.md — 29 chars · 30% · loaded · everywhere',
-  'When the agent reads here — 2 files',
-  '  packages/api/CLAUDE.md — 36 chars · on read · packages/api/**',
-  '  packages/api/.claude/rules/tests.md — 68 chars · not matched · **/*.test.ts in packages/api',
+  '  CLAUDE.md — loaded',
+  '    conventions.md — loaded',
+  'When the agent reads here — 1 file',
+  '  CLAUDE.md — on read · api',
+  'Not loaded — 1 file',
+  '  tests.md — not matched',
 ];
 
 export const homeDir = path.resolve(workspaceDir, '..', 'home');
@@ -84,19 +85,26 @@ export function treeRows(lens: InstructionLensApi): string[] {
   return rows;
 }
 
-/** The tree item whose label is `label`. */
-export function treeItem(lens: InstructionLensApi, label: string): vscode.TreeItem | undefined {
+/** The first tree item shown as `row`: its label (`CLAUDE.md`), or its label and description (`CLAUDE.md — truncated`). */
+export function treeItem(lens: InstructionLensApi, row: string): vscode.TreeItem | undefined {
   const { provider } = lens.chainView;
   const find = (nodes: ChainNode[]): vscode.TreeItem | undefined => {
     for (const node of nodes) {
       const item = provider.getTreeItem(node);
-      if (item.label === label) return item;
+      if (item.label === row || `${String(item.label)} — ${item.description ?? ''}` === row) return item;
       const hit = find(provider.getChildren(node));
       if (hit) return hit;
     }
     return undefined;
   };
   return find(provider.getChildren());
+}
+
+/** The tooltip of the first row shown as `row` (see `treeItem`), as plain text. */
+export function tooltipOf(lens: InstructionLensApi, row: string): string {
+  const tooltip = treeItem(lens, row)?.tooltip;
+  const text = typeof tooltip === 'string' ? tooltip : (tooltip?.value ?? '');
+  return text.replace(/\\(.)/g, '$1');
 }
 
 /** Waits until the sidebar's rows satisfy `test`; on timeout, fails showing the rows. */
@@ -145,18 +153,9 @@ export function codeOf(d: vscode.Diagnostic): string {
   return typeof d.code === 'object' ? String(d.code.value) : String(d.code);
 }
 
-let widened = false;
-
-/** Shows the Instruction Lens sidebar and lets it render. */
+/** Shows the Instruction Lens sidebar, at the width it has (the default), and lets it render. */
 export async function showView(lens: InstructionLensApi): Promise<void> {
   await vscode.commands.executeCommand('instructionLens.chain.focus');
   await until(() => lens.chainView.view.visible, 'the chain view to show');
-  // Wide enough for the descriptions, as a user would drag it.
-  if (!widened) {
-    // The resize commands act on the editor here: a narrower editor is a wider side bar.
-    await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
-    for (let i = 0; i < 2; i++) await vscode.commands.executeCommand('workbench.action.decreaseViewWidth');
-  }
-  widened = true;
   await sleep(600);
 }

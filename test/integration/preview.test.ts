@@ -32,8 +32,9 @@ function coreParts(agent: string, file: string) {
   ];
 }
 
-function previewDocument(): vscode.TextDocument | undefined {
-  return vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'instruction-lens' && !d.uri.query);
+/** The open preview of `agent`'s prompt. */
+function previewDocument(agent = 'claude-code'): vscode.TextDocument | undefined {
+  return vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'instruction-lens' && new URLSearchParams(d.uri.query).get('agent') === agent);
 }
 
 describe('the rendered prompt preview', () => {
@@ -53,8 +54,12 @@ describe('the rendered prompt preview', () => {
   it('shows, part by part and verbatim, what Claude Code injects for the active file', async () => {
     await open('packages/api/src/routes/orders.test.ts');
     await vscode.commands.executeCommand('instructionLens.previewPrompt');
-    const doc = await until(previewDocument, 'the preview');
-    assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, ws('packages/api/src/routes/orders.test.ts'), 'the file keeps the focus');
+    const doc = await until(() => previewDocument(), 'the preview');
+    // In the active editor group, its tab naming the file and the agent.
+    await until(() => vscode.window.activeTextEditor?.document === doc, 'the preview to be the active editor');
+    assert.equal(vscode.window.tabGroups.all.length, 1, 'no new editor group');
+    assert.equal(vscode.window.tabGroups.activeTabGroup.activeTab?.label, 'orders.test.ts · Claude Code prompt');
+    assert.equal(doc.languageId, 'markdown');
 
     const [title, ...parts] = sections(doc.getText());
     assert.equal(title.heading, 'Claude Code 2.1.332 · workspace/packages/api/src/routes/orders.test.ts · launched in workspace');
@@ -74,12 +79,12 @@ describe('the rendered prompt preview', () => {
     await lens.model.selectAgent('claw-code');
     await open('packages/api/src/routes/orders.ts');
     await vscode.commands.executeCommand('instructionLens.previewPrompt');
-    const doc = await until(previewDocument, 'the preview');
+    const doc = await until(() => previewDocument('claw-code'), 'the preview');
     await until(() => doc.getText().startsWith('──── claw-code'), 'the claw-code preview');
     assert.equal(
       doc.getText(),
       [
-        '──── claw-code 6b533157 (spring 2026, seed 000) · workspace/packages/api/src/routes/orders.ts · launched in workspace ────',
+        '──── claw-code 6b533157 (spring 2026) · workspace/packages/api/src/routes/orders.ts · launched in workspace ────',
         '──── at start · system prompt ────',
         '# Claude instructions',
         '',
@@ -95,17 +100,27 @@ describe('the rendered prompt preview', () => {
     );
   });
 
-  it('follows the agent switch and unsaved edits', async () => {
+  it('follows unsaved edits, and stays on its agent when another is selected', async () => {
     const editor = await open('CLAUDE.md');
     await vscode.commands.executeCommand('instructionLens.previewPrompt');
-    const doc = await until(previewDocument, 'the preview');
+    const doc = await until(() => previewDocument(), 'the preview');
     await until(() => doc.getText().startsWith('──── Claude Code'), 'the Claude Code preview');
 
-    await lens.model.selectAgent('claw-code');
-    await until(() => doc.getText().startsWith('──── claw-code'), 'the preview to follow the agent');
-
-    await editor.edit((e) => e.insert(new vscode.Position(3, 0), 'Keep commits small.\n'));
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(editor.document.uri, new vscode.Position(3, 0), 'Keep commits small.\n');
+    assert.ok(await vscode.workspace.applyEdit(edit));
     await until(() => doc.getText().includes('Use pnpm for every script.\nKeep commits small.\n'), 'the unsaved line in the preview');
+
+    // Its tab says Claude Code: selecting another agent does not change what it shows.
+    await lens.model.selectAgent('claw-code');
+    await sleep(300);
+    assert.ok(doc.getText().startsWith('──── Claude Code'));
+    await vscode.window.showTextDocument(editor.document);
+    await vscode.commands.executeCommand('instructionLens.previewPrompt');
+    const other = await until(() => previewDocument('claw-code'), 'the claw-code preview');
+    assert.ok(other.getText().startsWith('──── claw-code'));
+    await vscode.window.showTextDocument(editor.document);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
   });
 
   it('compares two agents side by side', async () => {

@@ -1,4 +1,4 @@
-// Lets a test save a picture of the workbench. The extension host cannot reach the page, so the
+// Lets a test save a picture of the workbench, or measure what it renders. The extension host cannot reach the page, so the
 // runner listens on 127.0.0.1 (INSTRUCTION_LENS_SCREENSHOT_URL) and takes the screenshot before
 // answering. Without that variable (e.g. the desktop VS Code runner) this does nothing.
 export async function screenshot(name: string): Promise<string | undefined> {
@@ -8,4 +8,23 @@ export async function screenshot(name: string): Promise<string | undefined> {
   const body = await response.text();
   if (!response.ok) throw new Error(`screenshot ${name} failed: ${body}`);
   return body; // the saved file's path
+}
+
+/** What the page shows, as the runner measures it (`measurePage` in scripts/runIntegrationTests.mjs). */
+export interface PageMeasure {
+  window: { width: number; height: number };
+  sidebar: { width: number; title: string; titleFits: boolean };
+  rows: { label: string; description: string; fits: boolean }[];
+  codeLenses: { text: string; fits: boolean }[];
+  statusBar: { id: string; text: string }[];
+  panel: string;
+}
+
+/** Measures the rendered workbench; undefined where no runner takes measures (the desktop VS Code runner). */
+export async function measure(): Promise<PageMeasure | undefined> {
+  const url = process.env.INSTRUCTION_LENS_SCREENSHOT_URL;
+  if (!url) return undefined;
+  const response = await fetch(new URL('measure', url));
+  if (!response.ok) throw new Error(`measure failed: ${await response.text()}`);
+  return (await response.json()) as PageMeasure;
 }

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { InstructionLensApi } from '../../src/extension';
-import { api, closeEditors, codeOf, diagnosticsOf, expectTree, open, remove, until, untilTree, workspaceDir, write } from './helpers';
+import { api, closeEditors, codeOf, diagnosticsOf, expectTree, open, remove, tooltipOf, treeRows, until, untilTree, workspaceDir, write, ORDERS_TREE } from './helpers';
 import { screenshot } from './screenshot';
 
 const root = path.dirname(workspaceDir);
@@ -32,26 +32,29 @@ describe('multi-root workspaces and files outside the workspace', () => {
 
     await open(path.join(second, 'src', 'main.ts'));
     await expectTree(lens, [
-      'At start — 2 files',
-      '  CLAUDE.md — 32 chars · 100% · loaded · everywhere',
-      '    missing.md — missing · everywhere',
+      'At start — 1 file',
+      '  CLAUDE.md — loaded',
+      'Not loaded — 1 file',
+      '  missing.md — missing',
     ]);
-    assert.equal(lens.chainView.view.message, 'main.ts — launched in second');
+    assert.equal(lens.chainView.view.message, 'Claude Code · main.ts, launched in second');
     await until(() => diagnosticsOf(path.join(second, 'CLAUDE.md')).some((d) => codeOf(d) === 'import-missing'), 'the second folder checked too');
 
     // The first folder still launches in its own root.
     await open('packages/api/src/routes/orders.ts');
-    await untilTree(lens, (rows) => rows[1] === '  CLAUDE.md — 69 chars · 70% · loaded · everywhere', 'the first folder\'s chain');
-    assert.equal(lens.chainView.view.message, 'orders.ts — launched in workspace');
+    await until(() => lens.chainView.view.message === 'Claude Code · orders.ts, launched in workspace', 'the first folder\'s chain');
+    assert.deepEqual(treeRows(lens).slice(0, 3), ORDERS_TREE.slice(0, 3));
     await screenshot('multi-root');
   });
 
   it('launches in the folder of a file outside every workspace folder, and watches it', async () => {
     await open(path.join(outside, 'todo.md'));
-    await expectTree(lens, ['At start — 1 file', '  CLAUDE.md — 12 chars · 100% · loaded · everywhere']);
+    await expectTree(lens, ['At start — 1 file', '  CLAUDE.md — loaded']);
+    assert.match(tooltipOf(lens, 'CLAUDE.md'), /- sent: 12 chars/);
     assert.equal(lens.model.current?.chain.launchDir, outside);
 
     write(path.join(outside, 'CLAUDE.local.md'), 'Private notes.\n');
-    await untilTree(lens, (rows) => rows.includes('  CLAUDE.local.md — 14 chars · 54% · loaded · everywhere'), 'the new CLAUDE.local.md next to the file');
+    await untilTree(lens, (rows) => rows.includes('  CLAUDE.local.md — loaded'), 'the new CLAUDE.local.md next to the file');
+    assert.match(tooltipOf(lens, 'CLAUDE.local.md'), /- share: 54% of the 26 chars loaded at start/);
   });
 });
