@@ -65,7 +65,7 @@ describe('only true problems', () => {
     const merged = mergeDiagnostics([
       { path: '/r/a.md', line: 0, column: 0, endLine: 0, endColumn: 0, severity: 'warning', code: 'not-committed', message: 'Not committed on main: a session reads guidance only from the default branch.', agents: ['scaling'] },
     ]);
-    assert.equal(merged[0].message, 'Scaling (hosted agent sessions): Not committed on main: a session reads guidance only from the default branch.');
+    assert.equal(merged[0].message, 'Hosted agent sessions: Not committed on main: a session reads guidance only from the default branch.');
     assert.equal(
       relativePaths('@x is outside the launch directory (/w/repo); not found at /w/repo/docs/x.md, see /home/u/.claude/CLAUDE.md or /w/repo.', { root: '/w/repo', home: '/home/u' }),
       '@x is outside the launch directory (the workspace folder); not found at docs/x.md, see ~/.claude/CLAUDE.md or the workspace folder.',
