@@ -141,7 +141,9 @@ async function runOnServer() {
       fs.mkdirSync(screenshotDir, { recursive: true });
       // Let the workbench paint what the test just did.
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-      await page.screenshot({ path: file });
+      // `clip=x,y,width,height`: a part of the window, where the rest would only add bytes.
+      const [x, y, width, height] = (url.searchParams.get('clip') ?? '').split(',').map(Number);
+      await page.screenshot({ path: file, ...(width > 0 && height > 0 ? { clip: { x, y, width, height } } : {}) });
       res.writeHead(200, { 'content-type': 'text/plain' }).end(file);
     } catch (err) {
       res.writeHead(500, { 'content-type': 'text/plain' }).end(String(err?.message ?? err));

@@ -42,7 +42,7 @@ describe('the chain view', () => {
     assert.doesNotMatch(tooltipOf(lens, 'tests.md'), /loads: at start/, 'a file that does not load is not said to load at start');
 
     await showView(lens);
-    await screenshot('sidebar');
+    await screenshot('sidebar', { x: 0, y: 0, width: 1000, height: 480 });
   });
 
   it('follows the active editor: a test file brings in the rule its paths match', async () => {

@@ -47,7 +47,7 @@ describe('CodeLens, links and hovers on instruction files', () => {
     const [top] = await codeLenses('CLAUDE.md');
     assert.match(top.command!.tooltip!, /^Claude Code: loads at start, 69 chars, applies everywhere — .+\nclaw-code: loads at start, 69 chars, applies everywhere — .+\nCodex CLI: does not read it here\.\n\nClick to show it in the chain view\.$/);
     await sleep(500);
-    await screenshot('codelens');
+    await screenshot('codelens', { x: 0, y: 0, width: 1100, height: 360 });
   });
 
   it('shows the file in the chain view when clicked', async () => {
