@@ -109,6 +109,9 @@ describe('the rendered prompt preview', () => {
     const edit = new vscode.WorkspaceEdit();
     edit.insert(editor.document.uri, new vscode.Position(3, 0), 'Keep commits small.\n');
     assert.ok(await vscode.workspace.applyEdit(edit));
+    // Taken out again at the end, whatever happens: the tests after this one read CLAUDE.md.
+    const undo = new vscode.WorkspaceEdit();
+    undo.delete(editor.document.uri, new vscode.Range(3, 0, 4, 0));
     await until(() => doc.getText().includes('Use pnpm for every script.\nKeep commits small.\n'), 'the unsaved line in the preview');
 
     // Its tab says Claude Code: selecting another agent does not change what it shows.
@@ -119,8 +122,8 @@ describe('the rendered prompt preview', () => {
     await vscode.commands.executeCommand('instructionLens.previewPrompt');
     const other = await until(() => previewDocument('claw-code'), 'the claw-code preview');
     assert.ok(other.getText().startsWith('──── claw-code'));
-    await vscode.window.showTextDocument(editor.document);
-    await vscode.commands.executeCommand('workbench.action.files.revert');
+    assert.ok(await vscode.workspace.applyEdit(undo));
+    assert.ok(!editor.document.getText().includes('Keep commits small.'));
   });
 
   it('compares two agents side by side', async () => {
