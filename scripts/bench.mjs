@@ -4,6 +4,7 @@
 //   npm run bench                        both shapes, every figure, the goals checked
 //   npm run bench -- --corpus babel      one shape
 //   npm run bench -- --runs 3            fewer timed runs (default 5, after one warm-up run)
+//   npm run bench -- --corpus hostile    only the hostile tree (scripts/hostileTree.mjs)
 //   npm run bench -- --short             CI: test262's shape, 3 runs, fails only on a figure
 //                                        ten times over its goal
 //
@@ -146,6 +147,40 @@ for (const shape of SHAPES) {
   bound(shape, `in-process chain 12 deep, new file in a warm refresh, p95, every agent (worst: ${newFile.id})`, newFile.ms, 1);
   const same = worst((r) => r.same.p95);
   bound(shape, `in-process chain 12 deep, same file again, p95, every agent (worst: ${same.id})`, same.ms, 1);
+}
+
+// The hostile tree (scripts/hostileTree.mjs: a 200 MB file, a 2,000-deep import chain, link loops,
+// a FIFO, 500 nested folders, 5,000 instruction files …), as ratios to Node's start-up measured
+// here. Not in --short: `npm test` runs every command on it with a hang cut-off.
+if (!short && (!only || only === 'hostile')) {
+  const { buildHostileTree } = await import('./hostileTree.mjs');
+  const root = path.join(work, 'hostile');
+  const { deepest } = buildHostileTree(root);
+  const hostileRuns = Math.min(runs, 3);
+  const median = (cmd, argv) => {
+    const times = [];
+    for (let i = 0; i < hostileRuns; i++) {
+      const t0 = process.hrtime.bigint();
+      const r = spawnSync(cmd, argv, { encoding: 'utf8', maxBuffer: 1 << 30 });
+      if (r.status !== 0 && r.status !== 1) fail(`${argv.slice(1).join(' ')} on the hostile tree: exit ${r.status}\n${r.stderr}`);
+      times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+    return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
+  };
+  const start = median(process.execPath, ['-e', '0']);
+  const figures = [
+    ['chain <the file 500 folders deep>', median(process.execPath, [cli, 'chain', deepest, '--launch-dir', root, '--json']), 20],
+    ['render <the file 500 folders deep>', median(process.execPath, [cli, 'render', deepest, '--launch-dir', root]), 20],
+    ['check (every agent)', median(process.execPath, [cli, 'check', root, ...agents.flatMap((a) => ['--agent', a.id]), '--format', 'json']), 300],
+  ];
+  console.log(`\n## hostile tree (median of ${hostileRuns} runs)\n`);
+  console.log('| command | median ms | × Node start-up | goal |');
+  console.log('|---|---:|---:|---:|');
+  console.log(`| node -e 0 (Node start-up) | ${fmtMs(start)} | 1.00 | |`);
+  for (const [what, ms, ratio] of figures) {
+    console.log(`| ${what} | ${fmtMs(ms)} | ${(ms / start).toFixed(1)} | ≤ ${ratio} |`);
+    goal('hostile tree', what, ms, start, 'node', ratio);
+  }
 }
 rmSync(work, { recursive: true, force: true });
 

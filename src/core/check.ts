@@ -81,7 +81,8 @@ function walk(host: Host, root: string): { files: string[]; loops: string[] } {
       const child = rel ? `${rel}/${e.name}` : e.name;
       if (e.type === 'dir') {
         if (!SKIP_DIRS.has(e.name) && !isIgnored(ignores, child, true)) stack.push({ rel: child, ignores, parentReal: real });
-      } else if (e.type === 'file' && !isIgnored(ignores, child, false)) out.push(child);
+        // A FIFO or socket named like an instruction file is listed too, so its chain reports it.
+      } else if (!isIgnored(ignores, child, false)) out.push(child);
     }
   }
   return { files: out.sort(), loops: loops.sort() };

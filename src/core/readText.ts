@@ -72,6 +72,15 @@ export function readFailureCode(r: Exclude<ReadResult, { state: 'ok' }>): 'too-l
   return r.state === 'unreadable' && r.code === 'EFBIG' ? 'too-large' : 'unreadable';
 }
 
+/**
+ * The diagnostic for a read that failed, with `message` saying what the agent then does; for a
+ * file over the cap only its size is said, since what the agent does with it is not modelled.
+ */
+export function readFailureDiagnostic(r: Exclude<ReadResult, { state: 'ok' }>, file: string, message: string): Diagnostic {
+  const code = readFailureCode(r);
+  return diag(code, file, code === 'too-large' ? `This file ${describeReadFailure(r)}: it is left out here, and what the agent would do with it is not shown.` : message);
+}
+
 /** A file as an agent that decodes lossily reads it: always text, `problem` set when it was not clean UTF-8. */
 export type LossyRead =
   | { state: 'ok'; text: string; chars: number; bytes: number; raw: Uint8Array; problem?: 'binary' | 'not-utf8' }

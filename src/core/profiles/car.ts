@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { diag } from '../diagnostics';
 import type { Diagnostic, RenderPart, Source } from '../model';
 import type { Profile, ProfileResult, ResolveContext } from '../profile';
-import { describeReadFailure, readFailureCode, readText, sizes } from '../readText';
+import { describeReadFailure, readFailureDiagnostic, readText, sizes } from '../readText';
 import { byteCount, fmt } from '../text';
 
 /**
@@ -79,7 +79,7 @@ function resolve(ctx: ResolveContext): ProfileResult {
     if (r.state === 'missing' || r.state === 'directory') continue;
     if (r.state !== 'ok') {
       sources.push(base(file, { status: 'unreadable', reason: `It ${describeReadFailure(r)}, so CAR cannot read it.` }));
-      diagnostics.push(diag(readFailureCode(r), file, `This file ${describeReadFailure(r)}: CAR cannot read it.`));
+      diagnostics.push(readFailureDiagnostic(r, file, `This file ${describeReadFailure(r)}: CAR cannot read it.`));
       continue;
     }
     if (r.text.trim() === '') {
@@ -158,7 +158,7 @@ function nestedInstructions(ctx: ResolveContext, root: string, tracked: string[]
     if (r.state === 'missing' || r.state === 'directory') continue; // tracked but deleted in the worktree
     if (r.state !== 'ok') {
       sources.push(base(file, { status: 'unreadable', reason: `It ${describeReadFailure(r)}, so CAR cannot read it.` }));
-      diagnostics.push(diag(readFailureCode(r), file, `This file ${describeReadFailure(r)}: CAR cannot inline it.`));
+      diagnostics.push(readFailureDiagnostic(r, file, `This file ${describeReadFailure(r)}: CAR cannot inline it.`));
       continue;
     }
     const text = r.text.trim();

@@ -8,7 +8,7 @@ import { ParseCache } from '../parseCache';
 import { newSource, setInjected, type Diagnostic, type RenderPart, type Source, type SourceKind } from '../model';
 import { dirsBelow, filesBelow, folderOf, isInside, readsAsPath } from '../paths';
 import type { Profile, ProfileResult, ResolveContext } from '../profile';
-import { describeReadFailure, lossyDiagnostic, readFailureCode, readLossy, readText, sizes } from '../readText';
+import { describeReadFailure, lossyDiagnostic, readFailureDiagnostic, readLossy, readText, sizes } from '../readText';
 import { charCount } from '../text';
 
 /**
@@ -158,7 +158,7 @@ class MemoryLoader {
     if (r.state === 'missing' || r.state === 'directory') return { entries: [], exists: false };
     if (r.state !== 'ok') {
       this.sources.push(base({ status: 'unreadable', reason: `It ${describeReadFailure(r)}; Claude Code skips it.` }));
-      this.diagnostics.push(diag(readFailureCode(r), file, `This file ${describeReadFailure(r)}: Claude Code skips it silently.`));
+      this.diagnostics.push(readFailureDiagnostic(r, file, `This file ${describeReadFailure(r)}: Claude Code skips it silently.`));
       return { entries: [], exists: true };
     }
     // Claude Code reads as UTF-8 regardless; invalid bytes become U+FFFD.

@@ -4,7 +4,7 @@ import { diag } from '../diagnostics';
 import { newSource, setInjected, type Diagnostic, type Source } from '../model';
 import { ancestors, dirsBelow, folderOf } from '../paths';
 import type { Profile, ProfileResult, ResolveContext } from '../profile';
-import { describeReadFailure, lossyDiagnostic, readFailureCode, readLossy, type LossyRead } from '../readText';
+import { describeReadFailure, lossyDiagnostic, readFailureDiagnostic, readLossy, type LossyRead } from '../readText';
 import { charCount, decodeLossy, fmt, offsetOfByte, rustTrim } from '../text';
 
 /**
@@ -179,7 +179,7 @@ function findGlobal(ctx: ResolveContext, home: string, out: Collected): string |
     const r = readLossy(ctx.fs, p);
     if (r.state !== 'ok') {
       out.sources.push(docSource(p, 'user', '/', r, { status: 'unreadable', reason: `It ${describeReadFailure(r)}; Codex warns at startup and skips it.` }));
-      out.diagnostics.push(diag(readFailureCode(r), p, `Codex cannot read this file: it ${describeReadFailure(r)}. Codex skips it.`));
+      out.diagnostics.push(readFailureDiagnostic(r, p, `Codex cannot read this file: it ${describeReadFailure(r)}. Codex skips it.`));
       continue;
     }
     if (r.problem === 'not-utf8') out.diagnostics.push(lossyDiagnostic(p, r.problem, 'Codex replaces the bad bytes with U+FFFD.', 'warning'));
@@ -280,7 +280,7 @@ function applyBudget(ctx: ResolveContext, picked: Found[], limit: number, out: C
       failed ??= f.path;
       src.status = 'unreadable';
       src.reason = `It ${describeReadFailure(r)}; Codex then logs an error and sends none of the project docs.`;
-      out.diagnostics.push(diag(readFailureCode(r), f.path, `Codex cannot read this file: it ${describeReadFailure(r)}. Codex then drops every project doc, not just this one.`));
+      out.diagnostics.push(readFailureDiagnostic(r, f.path, `Codex cannot read this file: it ${describeReadFailure(r)}. Codex then drops every project doc, not just this one.`));
       continue;
     }
     if (r.problem === 'not-utf8') out.diagnostics.push(lossyDiagnostic(f.path, r.problem, 'Codex replaces the bad bytes with U+FFFD.', 'warning'));

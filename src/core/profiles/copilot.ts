@@ -7,7 +7,7 @@ import { newSource, setInjected, type Diagnostic, type RenderPart, type Source, 
 import { isInside, SKIP_DIRS } from '../paths';
 import type { Profile, ProfileResult, ResolveContext } from '../profile';
 import { ParseCache } from '../parseCache';
-import { describeReadFailure, readFailureCode, readText } from '../readText';
+import { describeReadFailure, readFailureDiagnostic, readText } from '../readText';
 
 /**
  * GitHub Copilot Chat in VS Code (agent mode), Copilot Chat 0.67.0 in VS Code 1.139.1: the
@@ -206,7 +206,7 @@ class Resolver {
     if (r.state === 'missing' || r.state === 'directory') return undefined;
     if (r.state !== 'ok') {
       this.sources.push(this.source(file, kind, scope, 'unreadable', { chars: 0, bytes: 'bytes' in r ? (r.bytes ?? 0) : 0 }, `It ${describeReadFailure(r)}; VS Code cannot attach it as text.`));
-      this.diagnostics.push(diag(readFailureCode(r), file, `This file ${describeReadFailure(r)}.`));
+      this.diagnostics.push(readFailureDiagnostic(r, file, `This file ${describeReadFailure(r)}.`));
       return undefined;
     }
     return { text: r.text, size: { chars: r.chars, bytes: r.bytes } };

@@ -7,7 +7,7 @@ import type { Diagnostic, RenderPart, Source, SourceKind } from '../model';
 import { compareRustPaths, folderOf, isInside, readsAsPath } from '../paths';
 import type { ImportRef, Profile, ProfileResult, ResolveContext } from '../profile';
 import { ParseCache } from '../parseCache';
-import { describeReadFailure, lossyDiagnostic, readFailureCode, readLossy, sizes } from '../readText';
+import { describeReadFailure, lossyDiagnostic, readFailureDiagnostic, readLossy, sizes } from '../readText';
 
 /**
  * GitHub Copilot CLI 1.0.102 (`copilot -p`, own-provider mode). The discovery and prompt logic
@@ -158,7 +158,7 @@ class Resolver {
     if (r.state === 'missing' || r.state === 'directory') return undefined; // a directory with the name is skipped (observed p24)
     if (r.state !== 'ok') {
       this.sources.push(this.source(file, kind, scope, loads, 'unreadable', { chars: 0, bytes: 0 }, `It ${describeReadFailure(r)}, so ${AGENT} cannot read it.`));
-      this.diagnostics.push(diag(readFailureCode(r), file, `This file ${describeReadFailure(r)}; ${AGENT} skips it (unsure: not observed, the probes run as root).`));
+      this.diagnostics.push(readFailureDiagnostic(r, file, `This file ${describeReadFailure(r)}; ${AGENT} skips it (unsure: not observed, the probes run as root).`));
       return undefined;
     }
     // The runtime reads lossily: invalid bytes become U+FFFD, NUL bytes are kept (observed p24).

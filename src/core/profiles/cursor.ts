@@ -5,7 +5,7 @@ import { globProblem, matchesAny, relativeInside } from '../globs';
 import { newSource, setInjected, type Diagnostic, type RenderPart, type Source } from '../model';
 import { dirsBelow, filesBelow, folderOf } from '../paths';
 import type { Profile, ProfileResult, ResolveContext } from '../profile';
-import { describeReadFailure, readFailureCode, readText, sizes } from '../readText';
+import { describeReadFailure, readFailureDiagnostic, readText, sizes } from '../readText';
 import { charCount } from '../text';
 
 /**
@@ -130,7 +130,7 @@ class CursorChain {
     if (r.state !== 'ok') {
       const what = describeReadFailure(r);
       this.sources.push({ ...s, status: 'unreadable', bytes: 'bytes' in r ? (r.bytes ?? 0) : 0, reason: `It ${what}, so Cursor cannot use it.` });
-      this.diagnostics.push(diag(readFailureCode(r), s.path, `This file ${what}: Cursor cannot use it as a rule.`));
+      this.diagnostics.push(readFailureDiagnostic(r, s.path, `This file ${what}: Cursor cannot use it as a rule.`));
       return undefined;
     }
     Object.assign(s, sizes(r.text));

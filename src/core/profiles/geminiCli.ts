@@ -334,7 +334,7 @@ class Loader {
           );
         } else {
           this.importSource(owner, fullPath, file, 'unreadable', `Gemini CLI cannot read it (${message}) and writes "Import failed" in place of the import.`);
-          this.diagnostics.push(diag((read as { code?: string } | undefined)?.code === 'EFBIG' ? 'too-large' : 'unreadable', file, `@${p} cannot be read (${message}): Gemini CLI writes "<!-- Import failed: ${p} - ${message} -->" in its place.`, at, { target: fullPath }));
+          this.diagnostics.push((read as { code?: string } | undefined)?.code === 'EFBIG' ? diag('too-large', file, `@${p} is ${message}: it is left out here, and what Gemini CLI would do with it is not shown.`, at, { target: fullPath }) : diag('unreadable', file, `@${p} cannot be read (${message}): Gemini CLI writes "<!-- Import failed: ${p} - ${message} -->" in its place.`, at, { target: fullPath }));
         }
         continue;
       }
@@ -573,7 +573,7 @@ class EntryReader {
       const isDir = r.error.startsWith('EISDIR');
       source.status = 'unreadable';
       source.reason = isDir ? 'It is a directory, so Gemini CLI skips it silently.' : `Gemini CLI cannot read it (${r.error}) and skips it with a warning.`;
-      if (!isDir) this.loader.diagnostics.push(diag(r.code === 'EFBIG' ? 'too-large' : 'unreadable', p, `Gemini CLI cannot read this file (${r.error}) and skips it.`));
+      if (!isDir) this.loader.diagnostics.push(r.code === 'EFBIG' ? diag('too-large', p, `This file is ${r.error}: it is left out here, and what Gemini CLI would do with it is not shown.`) : diag('unreadable', p, `Gemini CLI cannot read this file (${r.error}) and skips it.`));
       return { source, content: null };
     }
     if (id) this.loadedIds.add(id);
