@@ -42,17 +42,18 @@ for (const profile of PROFILES.filter((p) => !process.env.BENCH_AGENT || p.id ==
   const req = { profile, target, launchDir: root };
   const newHost = (fs: FileSystem = new NodeFileSystem()) => refreshHost({ fs, git: new CliGitIndex(fs) });
   resolveChain(req, newHost()); // warm: code compiled, parse caches filled, the OS's caches hot
-  // `runs` chains, or as many as fit in two seconds (at least five): some agents ask git.
-  const enough = (xs: number[]) => xs.length >= runs || (xs.length >= 5 && xs.reduce((a, b) => a + b, 0) > 2000);
+  // `runs` chains, or as many as fit in two seconds of the loop (at least five): some agents ask
+  // git, and the new-file loop also pays for the chain that warms each refresh.
+  const enough = (xs: number[], since: number) => xs.length >= runs || (xs.length >= 5 && performance.now() - since > 2000);
   const fresh: number[] = [];
-  while (!enough(fresh)) {
+  for (const since = performance.now(); !enough(fresh, since); ) {
     const host = newHost();
     const t0 = process.hrtime.bigint();
     resolveChain(req, host);
     fresh.push(Number(process.hrtime.bigint() - t0) / 1e6);
   }
   const newFile: number[] = [];
-  while (!enough(newFile)) {
+  for (const since = performance.now(); !enough(newFile, since); ) {
     const host = newHost();
     resolveChain({ ...req, target: other }, host);
     const t0 = process.hrtime.bigint();
@@ -62,7 +63,7 @@ for (const profile of PROFILES.filter((p) => !process.env.BENCH_AGENT || p.id ==
   const same: number[] = [];
   const shared = newHost();
   resolveChain(req, shared);
-  while (!enough(same)) {
+  for (const since = performance.now(); !enough(same, since); ) {
     const t0 = process.hrtime.bigint();
     resolveChain(req, shared);
     same.push(Number(process.hrtime.bigint() - t0) / 1e6);
