@@ -30,7 +30,7 @@ export function agentBinaries(dir = agentsDir) {
 
 /** What runAgent needs to start a pinned agent: its binary and Copilot's shared bundle cache. */
 export function pinnedAgent(agent, dir = agentsDir) {
-  return { binary: agentBinaries(dir)[agent], copilotPkgCache: copilotPkgCache(dir) };
+  return { binary: agentBinaries(dir)[agent], bundleCache: copilotPkgCache(dir) };
 }
 
 /** Where Copilot CLI's self-extracting binary unpacks its bundle (shared by all runs). */

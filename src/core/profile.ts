@@ -46,6 +46,15 @@ export interface Profile {
   editorSettings?: readonly string[];
   /** How to tell that a workspace uses this agent (the README's "Which agents are checked"). */
   evidence: AgentEvidence;
+  /**
+   * How `verify` and the fidelity suite run the agent's CLI against a local fake model; absent
+   * when it cannot be run here, and then `notRunnable` says why.
+   */
+  localRun?: LocalRun;
+  /** The protocol of its model requests, where the fidelity suite captures them. */
+  wireProtocol?: WireProtocol;
+  /** Why the agent cannot be verified on this machine (no CLI that can be pointed at a local model). */
+  notRunnable?: string;
   /** Absolute paths outside the project this agent reads (user, managed), for watching. */
   globalPaths(env: ProfileEnv): string[];
   /** Resolve the chain for one target. Must not throw on bad input: report it instead. */
@@ -58,6 +67,39 @@ export interface ImportRef {
   end: number;
   written: string;
   path: string;
+}
+
+/** The wire protocol of an agent's model requests. */
+export type WireProtocol = 'anthropic' | 'responses' | 'gemini' | 'chat' | 'unknown';
+
+/**
+ * How to run an agent's CLI non-interactively against a fake model on 127.0.0.1, with a fresh
+ * HOME and an environment built from scratch, so that it can never reach the internet.
+ */
+export interface LocalRun {
+  /** The npm package that installs the CLI; its package.json names the installed version. */
+  npmPackage: string;
+  /** Ask the CLI for its version rather than its package (it may run a newer bundle from a cache). */
+  versionFromCli?: boolean;
+  /**
+   * Where the CLI unpacks its bundle on first run, to share between runs: the variable naming
+   * it, the folder beside `node_modules` of a pinned install, and the folder under
+   * `$XDG_CACHE_HOME` the CLI uses by default.
+   */
+  bundleCache?: { env: string; installDir: string; userCacheDir: string };
+  /**
+   * The arguments, the environment, and the files to write in the fresh home (from what the
+   * home already holds there, a scenario's own settings) that point the agent at `url`, ask it
+   * `prompt` and keep it offline.
+   */
+  setup(o: { home: string; url: string; prompt: string }): LocalRunSetup;
+}
+
+export interface LocalRunSetup {
+  args: string[];
+  env: Record<string, string>;
+  /** Paths relative to the home → the file's new text from its current one (undefined: none). */
+  homeFiles?: Record<string, (own: string | undefined) => string>;
 }
 
 /** One setting a profile reads, with the value it uses when the setting is not set. */

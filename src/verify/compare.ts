@@ -21,9 +21,12 @@
 // message too), else the first turn; with no turn at all, the last request.
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- request bodies are the agents' JSON, untyped by nature */
-export const WHERE = ['system', 'user', 'tool-result', 'after-tool-result'] as const;
+import type { WireProtocol } from '../core/profile';
+import { findProfile } from '../core/profiles';
 
-export type WireProtocol = 'anthropic' | 'responses' | 'gemini' | 'chat' | 'unknown';
+export type { WireProtocol };
+
+export const WHERE = ['system', 'user', 'tool-result', 'after-tool-result'] as const;
 
 /** A piece of text of a request, tagged with where in the request it sits. */
 export interface Segment {
@@ -65,10 +68,10 @@ export interface CompareResult {
   matches: CompareMatch[];
 }
 
-/** Infer the wire protocol of a request body. */
+/** The wire protocol of a request body: the agent's (its profile's `wireProtocol`), else inferred from the body. */
 export function protocolOf(body: any, agent?: string): WireProtocol {
-  const byAgent: Record<string, WireProtocol> = { 'claude-code': 'anthropic', codex: 'responses', 'gemini-cli': 'gemini', 'copilot-cli': 'chat', copilot: 'chat' };
-  if (agent && byAgent[agent]) return byAgent[agent];
+  const known = agent ? findProfile(agent)?.wireProtocol : undefined;
+  if (known) return known;
   if (!body || typeof body !== 'object') return 'unknown';
   if (Array.isArray(body.contents) || body.systemInstruction) return 'gemini';
   if (Array.isArray(body.input)) return 'responses';
@@ -108,107 +111,127 @@ function pushContent(out: Segment[], where: string, path: string, content: any):
  */
 export function segmentsOf(body: any, protocol: WireProtocol): { segments: Segment[]; hasToolResult: boolean } {
   const out: Segment[] = [];
+  if (!body || typeof body !== 'object') return { segments: out, hasToolResult: false };
+  const split = { anthropic: anthropicSegments, responses: responsesSegments, gemini: geminiSegments, chat: chatSegments, unknown: undefined }[protocol];
+  const hasToolResult = split ? split(body, out) : false;
+  return { segments: out, hasToolResult };
+}
+
+/** Anthropic Messages: `system`, then messages; the first `tool_result` block splits the turn. Returns whether there is one. */
+function anthropicSegments(body: any, out: Segment[]): boolean {
   let hasToolResult = false;
-  if (!body || typeof body !== 'object') return { segments: out, hasToolResult };
-  if (protocol === 'anthropic') {
-    if (typeof body.system === 'string') out.push({ where: 'system', path: 'system', text: body.system });
-    else pushContent(out, 'system', 'system', body.system);
-    let seenUser = false;
-    let after = false;
-    (body.messages || []).forEach((m: any, i: number) => {
-      const p = `messages[${i}].content`;
-      if (after) return pushContent(out, m.role === 'assistant' ? 'other' : 'after-tool-result', p, m.content);
-      const blocks = Array.isArray(m.content) ? m.content : null;
-      const tr = blocks ? blocks.findIndex((c: any) => c?.type === 'tool_result') : -1;
-      if (tr >= 0) {
+  if (typeof body.system === 'string') out.push({ where: 'system', path: 'system', text: body.system });
+  else pushContent(out, 'system', 'system', body.system);
+  let seenUser = false;
+  let after = false;
+  (body.messages || []).forEach((m: any, i: number) => {
+    const p = `messages[${i}].content`;
+    if (after) return pushContent(out, m.role === 'assistant' ? 'other' : 'after-tool-result', p, m.content);
+    const blocks = Array.isArray(m.content) ? m.content : null;
+    const tr = blocks ? blocks.findIndex((c: any) => c?.type === 'tool_result') : -1;
+    if (tr >= 0) {
+      hasToolResult = true;
+      after = true;
+      blocks!.forEach((c: any, j: number) => {
+        const where = j < tr ? 'other' : j === tr ? 'tool-result' : 'after-tool-result';
+        if (c?.type === 'tool_result') pushContent(out, where, `${p}[${j}].content`, c.content);
+        else if (textOf(c) !== null) out.push({ where, path: `${p}[${j}].text`, text: textOf(c)! });
+      });
+      return;
+    }
+    if (m.role === 'system') return pushContent(out, 'system', p, m.content);
+    if (m.role === 'user' && !seenUser) {
+      seenUser = true;
+      return pushContent(out, 'user', p, m.content);
+    }
+    pushContent(out, 'other', p, m.content);
+  });
+  return hasToolResult;
+}
+
+/** OpenAI Responses: `instructions`, then input items; the first tool output splits the turn. */
+function responsesSegments(body: any, out: Segment[]): boolean {
+  let hasToolResult = false;
+  if (typeof body.instructions === 'string' && body.instructions) out.push({ where: 'system', path: 'instructions', text: body.instructions });
+  let seenUser = false;
+  let after = false;
+  (body.input || []).forEach((item: any, i: number) => {
+    const p = `input[${i}]`;
+    if (item.type === 'function_call_output' || item.type === 'custom_tool_call_output' || item.type === 'local_shell_call_output') {
+      if (!after) {
         hasToolResult = true;
         after = true;
-        blocks!.forEach((c: any, j: number) => {
-          const where = j < tr ? 'other' : j === tr ? 'tool-result' : 'after-tool-result';
-          if (c?.type === 'tool_result') pushContent(out, where, `${p}[${j}].content`, c.content);
-          else if (textOf(c) !== null) out.push({ where, path: `${p}[${j}].text`, text: textOf(c)! });
-        });
+        const o = item.output;
+        if (typeof o === 'string') out.push({ where: 'tool-result', path: `${p}.output`, text: o });
+        else pushContent(out, 'tool-result', `${p}.output`, o?.content ?? o);
         return;
       }
-      if (m.role === 'system') return pushContent(out, 'system', p, m.content);
-      if (m.role === 'user' && !seenUser) {
-        seenUser = true;
-        return pushContent(out, 'user', p, m.content);
-      }
-      pushContent(out, 'other', p, m.content);
-    });
-  } else if (protocol === 'responses') {
-    if (typeof body.instructions === 'string' && body.instructions) out.push({ where: 'system', path: 'instructions', text: body.instructions });
-    let seenUser = false;
-    let after = false;
-    (body.input || []).forEach((item: any, i: number) => {
-      const p = `input[${i}]`;
-      if (item.type === 'function_call_output' || item.type === 'custom_tool_call_output' || item.type === 'local_shell_call_output') {
+    }
+    if (item.type === 'function_call' || item.type === 'local_shell_call') return;
+    const where = after ? (item.role === 'assistant' ? 'other' : 'after-tool-result')
+      : item.role === 'developer' || item.role === 'system' ? 'system'
+      : item.role === 'user' && !seenUser ? 'user' : 'other';
+    if (item.role === 'user' && !after) seenUser = true;
+    if (item.type === 'function_call_output') {
+      out.push({ where, path: `${p}.output`, text: typeof item.output === 'string' ? item.output : JSON.stringify(item.output) });
+      return;
+    }
+    pushContent(out, where, `${p}.content`, item.content);
+  });
+  return hasToolResult;
+}
+
+/** Gemini: `systemInstruction`, then contents; the first functionResponse splits the turn. */
+function geminiSegments(body: any, out: Segment[]): boolean {
+  let hasToolResult = false;
+  (body.systemInstruction?.parts || []).forEach((pt: any, i: number) => {
+    if (typeof pt.text === 'string') out.push({ where: 'system', path: `systemInstruction.parts[${i}].text`, text: pt.text });
+  });
+  let seenUser = false;
+  let after = false;
+  (body.contents || []).forEach((c: any, i: number) => {
+    const first = c.role === 'user' && !seenUser && !after;
+    if (c.role === 'user') seenUser = true;
+    (c.parts || []).forEach((pt: any, j: number) => {
+      const p = `contents[${i}].parts[${j}]`;
+      if (pt.functionResponse) {
+        const r = pt.functionResponse.response;
+        const text = typeof r?.output === 'string' ? r.output : JSON.stringify(r);
+        const path = typeof r?.output === 'string' ? `${p}.functionResponse.response.output` : `${p}.functionResponse.response`;
         if (!after) {
           hasToolResult = true;
           after = true;
-          const o = item.output;
-          if (typeof o === 'string') out.push({ where: 'tool-result', path: `${p}.output`, text: o });
-          else pushContent(out, 'tool-result', `${p}.output`, o?.content ?? o);
-          return;
-        }
-      }
-      if (item.type === 'function_call' || item.type === 'local_shell_call') return;
-      const where = after ? (item.role === 'assistant' ? 'other' : 'after-tool-result')
-        : item.role === 'developer' || item.role === 'system' ? 'system'
-        : item.role === 'user' && !seenUser ? 'user' : 'other';
-      if (item.role === 'user' && !after) seenUser = true;
-      if (item.type === 'function_call_output') {
-        out.push({ where, path: `${p}.output`, text: typeof item.output === 'string' ? item.output : JSON.stringify(item.output) });
+          out.push({ where: 'tool-result', path, text });
+        } else out.push({ where: 'after-tool-result', path, text });
         return;
       }
-      pushContent(out, where, `${p}.content`, item.content);
+      if (typeof pt.text !== 'string') return;
+      const where = after ? (c.role === 'model' ? 'other' : 'after-tool-result') : first ? 'user' : 'other';
+      out.push({ where, path: `${p}.text`, text: pt.text });
     });
-  } else if (protocol === 'gemini') {
-    (body.systemInstruction?.parts || []).forEach((pt: any, i: number) => {
-      if (typeof pt.text === 'string') out.push({ where: 'system', path: `systemInstruction.parts[${i}].text`, text: pt.text });
-    });
-    let seenUser = false;
-    let after = false;
-    (body.contents || []).forEach((c: any, i: number) => {
-      const first = c.role === 'user' && !seenUser && !after;
-      if (c.role === 'user') seenUser = true;
-      (c.parts || []).forEach((pt: any, j: number) => {
-        const p = `contents[${i}].parts[${j}]`;
-        if (pt.functionResponse) {
-          const r = pt.functionResponse.response;
-          const text = typeof r?.output === 'string' ? r.output : JSON.stringify(r);
-          const path = typeof r?.output === 'string' ? `${p}.functionResponse.response.output` : `${p}.functionResponse.response`;
-          if (!after) {
-            hasToolResult = true;
-            after = true;
-            out.push({ where: 'tool-result', path, text });
-          } else out.push({ where: 'after-tool-result', path, text });
-          return;
-        }
-        if (typeof pt.text !== 'string') return;
-        const where = after ? (c.role === 'model' ? 'other' : 'after-tool-result') : first ? 'user' : 'other';
-        out.push({ where, path: `${p}.text`, text: pt.text });
-      });
-    });
-  } else if (protocol === 'chat') {
-    let seenUser = false;
-    let after = false;
-    (body.messages || []).forEach((m: any, i: number) => {
-      const p = `messages[${i}].content`;
-      if (m.role === 'tool' && !after) {
-        hasToolResult = true;
-        after = true;
-        return pushContent(out, 'tool-result', p, m.content);
-      }
-      const where = after ? (m.role === 'assistant' ? 'other' : 'after-tool-result')
-        : m.role === 'system' || m.role === 'developer' ? 'system'
-        : m.role === 'user' && !seenUser ? 'user' : 'other';
-      if (m.role === 'user') seenUser = true;
-      pushContent(out, where, p, m.content);
-    });
-  }
-  return { segments: out, hasToolResult };
+  });
+  return hasToolResult;
+}
+
+/** Chat Completions: messages; the first `tool` message splits the turn. */
+function chatSegments(body: any, out: Segment[]): boolean {
+  let hasToolResult = false;
+  let seenUser = false;
+  let after = false;
+  (body.messages || []).forEach((m: any, i: number) => {
+    const p = `messages[${i}].content`;
+    if (m.role === 'tool' && !after) {
+      hasToolResult = true;
+      after = true;
+      return pushContent(out, 'tool-result', p, m.content);
+    }
+    const where = after ? (m.role === 'assistant' ? 'other' : 'after-tool-result')
+      : m.role === 'system' || m.role === 'developer' ? 'system'
+      : m.role === 'user' && !seenUser ? 'user' : 'other';
+    if (m.role === 'user') seenUser = true;
+    pushContent(out, where, p, m.content);
+  });
+  return hasToolResult;
 }
 
 function offersTools(body: any): boolean {
@@ -355,7 +378,6 @@ export function compare({ requests, parts, instructionTexts = [], tmpRoot, agent
   tmpRoot?: string;
   agent?: string;
 }): CompareResult {
-  const errors: CompareError[] = [];
   const { index, body } = pickRequest(requests, agent ? protocolOf(null, agent) : undefined);
   if (!body) {
     const e: CompareError = { kind: 'no-request', message: 'the agent sent no request body to compare against' };
@@ -363,12 +385,25 @@ export function compare({ requests, parts, instructionTexts = [], tmpRoot, agent
   }
   const protocol = protocolOf(body, agent);
   const { segments } = segmentsOf(body, protocol);
-  const byWhere = (w: string) => segments.filter((s) => s.where === w);
-
   // 1. Every part, verbatim, in its region, in order.
+  const { matches, errors } = matchParts(parts || [], segments, `request ${index}, ${protocol}`, tmpRoot);
+  // 2. Instruction text the request carries must be inside some part.
+  for (const file of instructionTexts) {
+    const e = uncoveredText(file, segments, matches, tmpRoot);
+    if (e) errors.push(e);
+  }
+  const report = errors.length
+    ? `${errors.length} fidelity problem(s) against request ${index} (${protocol}):\n` + errors.map((e, i) => `${i + 1}. [${e.kind}] ${e.message}`).join('\n')
+    : `all ${parts?.length ?? 0} part(s) found verbatim in request ${index} (${protocol}); no uncovered instruction text`;
+  return { ok: errors.length === 0, errors, report, requestIndex: index, matches: matches.map(({ seg: _seg, ...m }) => m) };
+}
+
+/** Each part found verbatim in the segments of its `where`, after the part before it; or why not. */
+function matchParts(parts: ExpectedPart[], segments: Segment[], request: string, tmpRoot: string | undefined): { matches: Array<CompareMatch & { seg: Segment }>; errors: CompareError[] } {
+  const errors: CompareError[] = [];
   const matches: Array<CompareMatch & { seg: Segment }> = [];
   const cursor: Record<string, { si: number; off: number }> = {}; // where -> {seg index within region, offset}
-  (parts || []).forEach((part, pi) => {
+  parts.forEach((part, pi) => {
     const label = `part ${pi} (${part.where})`;
     if (!(WHERE as readonly string[]).includes(part.where)) {
       errors.push({ kind: 'bad-where', part: pi, message: `${label}: unknown where ${JSON.stringify(part.where)}; one of ${WHERE.join(', ')}` });
@@ -376,7 +411,7 @@ export function compare({ requests, parts, instructionTexts = [], tmpRoot, agent
     }
     const text = String(part.text ?? '');
     if (!text) return;
-    const region = byWhere(part.where);
+    const region = segments.filter((s) => s.where === part.where);
     const cur = cursor[part.where] ?? { si: 0, off: 0 };
     let found: { si: number; pos: number } | null = null;
     for (let si = cur.si; si < region.length && !found; si++) {
@@ -404,44 +439,39 @@ export function compare({ requests, parts, instructionTexts = [], tmpRoot, agent
     errors.push({
       kind: 'missing-part',
       part: pi,
-      message: `${label} not found verbatim in the agent's ${part.where} (request ${index}, ${protocol}; ${region.length} segment(s)).${hint}` +
+      message: `${label} not found verbatim in the agent's ${part.where} (${request}; ${region.length} segment(s)).${hint}` +
         (elsewhere ? '' : `\n${explainMismatch(text, region.length ? region : segments, tmpRoot)}`),
     });
   });
+  return { matches, errors };
+}
 
-  // 2. Instruction text the request carries must be inside some part.
-  for (const file of instructionTexts) {
-    const uncovered: Array<{ line: string; seg: Segment; pos: number }> = [];
-    for (const line of probeLines(file.text)) {
-      for (const variant of new Set([line, escapeHtml(line)])) {
-        for (const seg of segments) {
-          let p = seg.text.indexOf(variant);
-          while (p >= 0) {
-            const covered = matches.some((m) => m.seg === seg && m.start <= p && p + variant.length <= m.end);
-            if (!covered) uncovered.push({ line: variant, seg, pos: p });
-            p = seg.text.indexOf(variant, p + 1);
-          }
+/** A line of an instruction file that the request carries outside every matched part: the renderer missed a file. */
+function uncoveredText(file: { path: string; text: string }, segments: Segment[], matches: Array<CompareMatch & { seg: Segment }>, tmpRoot: string | undefined): CompareError | undefined {
+  const uncovered: Array<{ line: string; seg: Segment; pos: number }> = [];
+  for (const line of probeLines(file.text)) {
+    for (const variant of new Set([line, escapeHtml(line)])) {
+      for (const seg of segments) {
+        let p = seg.text.indexOf(variant);
+        while (p >= 0) {
+          const covered = matches.some((m) => m.seg === seg && m.start <= p && p + variant.length <= m.end);
+          if (!covered) uncovered.push({ line: variant, seg, pos: p });
+          p = seg.text.indexOf(variant, p + 1);
         }
       }
     }
-    if (uncovered.length) {
-      const u = uncovered[0];
-      const ctx = 60;
-      errors.push({
-        kind: 'uncovered-text',
-        file: file.path,
-        where: u.seg.where,
-        segment: u.seg.path,
-        offset: u.pos,
-        message: `text of ${file.path} is in the request but in no part: ${show(u.line, tmpRoot)} at ${u.seg.where} ${u.seg.path} offset ${u.pos}` +
-          (uncovered.length > 1 ? ` (+${uncovered.length - 1} more line occurrence(s))` : '') +
-          `\n    around it: …${show(u.seg.text.slice(Math.max(0, u.pos - ctx), u.pos), tmpRoot)} ⟨HERE⟩ ${show(u.seg.text.slice(u.pos, u.pos + u.line.length + ctx), tmpRoot)}`,
-      });
-    }
   }
-
-  const report = errors.length
-    ? `${errors.length} fidelity problem(s) against request ${index} (${protocol}):\n` + errors.map((e, i) => `${i + 1}. [${e.kind}] ${e.message}`).join('\n')
-    : `all ${parts?.length ?? 0} part(s) found verbatim in request ${index} (${protocol}); no uncovered instruction text`;
-  return { ok: errors.length === 0, errors, report, requestIndex: index, matches: matches.map(({ seg: _seg, ...m }) => m) };
+  if (!uncovered.length) return undefined;
+  const u = uncovered[0];
+  const ctx = 60;
+  return {
+    kind: 'uncovered-text',
+    file: file.path,
+    where: u.seg.where,
+    segment: u.seg.path,
+    offset: u.pos,
+    message: `text of ${file.path} is in the request but in no part: ${show(u.line, tmpRoot)} at ${u.seg.where} ${u.seg.path} offset ${u.pos}` +
+      (uncovered.length > 1 ? ` (+${uncovered.length - 1} more line occurrence(s))` : '') +
+      `\n    around it: …${show(u.seg.text.slice(Math.max(0, u.pos - ctx), u.pos), tmpRoot)} ⟨HERE⟩ ${show(u.seg.text.slice(u.pos, u.pos + u.line.length + ctx), tmpRoot)}`,
+  };
 }

@@ -7,19 +7,26 @@
 //   r.requests  -> model-call bodies in order (JSON)
 //   r.calls     -> every HTTP call {method, url, body, answer, ms}
 //
-// Agent ids are the profile ids: claude-code, codex, gemini-cli, copilot-cli. Shared by the
+// Agent ids are the profile ids; how each is run is its profile's `localRun`. Shared by the
 // fidelity suite (test/agents/) and `instruction-lens verify`.
 /* eslint-disable @typescript-eslint/no-explicit-any -- request bodies are the agents' JSON, untyped by nature */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import type { LocalRun } from '../core/profile';
+import { findProfile, PROFILES } from '../core/profiles';
 import { startFakeModel, type FakeToolCall } from './fakeModel';
 
-export const RUNNABLE_AGENTS = ['claude-code', 'codex', 'gemini-cli', 'copilot-cli'] as const;
-export type RunnableAgent = (typeof RUNNABLE_AGENTS)[number];
+/** The agents that can be run here: the profiles with `localRun` facts (claude-code, codex, gemini-cli, copilot-cli). */
+export const RUNNABLE_AGENTS: readonly string[] = PROFILES.filter((p) => p.localRun).map((p) => p.id);
 
-export function isRunnable(id: string): id is RunnableAgent {
-  return (RUNNABLE_AGENTS as readonly string[]).includes(id);
+export function isRunnable(id: string): boolean {
+  return localRunOf(id) !== undefined;
+}
+
+/** How to run the agent of a profile id here, if it can be. */
+export function localRunOf(id: string): LocalRun | undefined {
+  return findProfile(id)?.localRun;
 }
 
 /** How to start an agent: its executable, and whether it is a script for Node. */
@@ -28,17 +35,12 @@ export interface AgentBinary {
   node: boolean;
 }
 
-/** The model the agents are told to use (any name works with the fake model). */
-const MODELS: Record<RunnableAgent, string | undefined> = { 'claude-code': undefined, codex: 'gpt-5.1-codex', 'gemini-cli': undefined, 'copilot-cli': 'gpt-4.1' };
-
-/** Codex features switched off (see configure()). */
-const CODEX_FEATURES_OFF = ['plugins', 'remote_plugin', 'plugin_sharing', 'apps', 'in_app_updates', 'daemon_auto_start', 'tool_suggest', 'skill_mcp_dependency_install', 'workspace_dependencies'];
-
 /** Request paths that are model turns (the others are model lists, token counts…). */
 const MODEL_CALL = /\/messages(\?|$)|\/responses(\?|$)|:(stream)?[gG]enerateContent|\/chat\/completions(\?|$)/;
 
 export interface RunAgentOptions {
-  agent: RunnableAgent;
+  /** A profile id with `localRun` facts. */
+  agent: string;
   binary: AgentBinary;
   /** The fixture's root; launchDir and readFile may be relative to it. */
   repoDir?: string;
@@ -54,8 +56,8 @@ export interface RunAgentOptions {
   prompt?: string;
   /** Extra environment. */
   env?: Record<string, string>;
-  /** Where Copilot CLI unpacks its bundle (shared between runs, so it is unpacked once). */
-  copilotPkgCache?: string;
+  /** Where the agent unpacks its bundle (`localRun.bundleCache`), shared between runs so it is unpacked once. */
+  bundleCache?: string;
   /** argv prefix, e.g. ['strace', '-f', '-e', 'trace=connect', '-o', log]. */
   wrap?: string[];
   /** Stops the agent (its whole process group) when aborted. */
@@ -86,7 +88,8 @@ export interface AgentRun {
 
 export async function runAgent(o: RunAgentOptions): Promise<AgentRun> {
   const { agent, home } = o;
-  if (!isRunnable(agent)) throw new Error(`unknown agent ${agent}; one of ${RUNNABLE_AGENTS.join(', ')}`);
+  const facts = localRunOf(agent);
+  if (!facts) throw new Error(`unknown agent ${agent}; one of ${RUNNABLE_AGENTS.join(', ')}`);
   const base = o.repoDir ?? o.launchDir ?? process.cwd();
   const launchDir = o.launchDir ? path.resolve(base, o.launchDir) : base;
   const readFile = o.readFile ? path.resolve(base, o.readFile) : undefined;
@@ -96,7 +99,7 @@ export async function runAgent(o: RunAgentOptions): Promise<AgentRun> {
 
   const fake = await startFakeModel({ readFile });
   try {
-    const { args, env } = configure(agent, { home, url: fake.url, prompt: o.prompt ?? 'hi', copilotPkgCache: o.copilotPkgCache });
+    const { args, env } = configure(facts, { home, url: fake.url, prompt: o.prompt ?? 'hi', bundleCache: o.bundleCache });
     const argv = [...(o.wrap || []), ...commandLine(o.binary, args)];
     const started = Date.now();
     const r = await run(argv, { cwd: launchDir, env: { ...baseEnv(home), ...env, ...(o.env || {}) }, timeoutMs, signal: o.signal });
@@ -151,117 +154,15 @@ export function baseEnv(home: string): Record<string, string> {
   return env;
 }
 
-/** Per agent: the config files in HOME, the argv and the environment. */
-function configure(agent: RunnableAgent, { home, url, prompt, copilotPkgCache }: { home: string; url: string; prompt: string; copilotPkgCache?: string }): { args: string[]; env: Record<string, string> } {
-  switch (agent) {
-    case 'claude-code': {
-      const args = ['-p', prompt, '--allowedTools', 'Read'];
-      return {
-        args,
-        env: {
-          ANTHROPIC_BASE_URL: url,
-          ANTHROPIC_API_KEY: 'sk-ant-fake-key-for-loopback',
-          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-          DISABLE_TELEMETRY: '1',
-          DISABLE_AUTOUPDATER: '1',
-          DISABLE_ERROR_REPORTING: '1',
-          DISABLE_BUG_COMMAND: '1',
-          CLAUDE_CODE_DISABLE_FEEDBACK_SURVEY: '1',
-          CLAUDE_CODE_USE_BEDROCK: '',
-          CLAUDE_CODE_USE_VERTEX: '',
-        },
-      };
-    }
-    case 'codex': {
-      const codexHome = path.join(home, '.codex');
-      mkdirSync(codexHome, { recursive: true });
-      // A scenario's own config.toml (e.g. project_doc_max_bytes) is kept: its lines go after
-      // our top-level keys and before our tables, so its top-level keys stay top-level.
-      const cfgPath = path.join(codexHome, 'config.toml');
-      const own = existsSync(cfgPath) ? readFileSync(cfgPath, 'utf8') : '';
-      const toml = [
-        `model = "${MODELS.codex}"`,
-        `model_provider = "fake"`,
-        `check_for_update_on_startup = false`,
-        own,
-        ``,
-        `[model_providers.fake]`,
-        `name = "fake"`,
-        `base_url = "${url}/v1"`,
-        `wire_api = "responses"`,
-        `env_key = "FAKE_MODEL_API_KEY"`,
-        `request_max_retries = 0`,
-        `stream_max_retries = 0`,
-        ``,
-        `[analytics]`,
-        `enabled = false`,
-        ``,
-        `[feedback]`,
-        `enabled = false`,
-        ``,
-        // Features that reach OpenAI or GitHub at start (plugin marketplace, apps, remote
-        // plugins, updates): off, so nothing leaves loopback. None touches AGENTS.md loading.
-        `[features]`,
-        ...CODEX_FEATURES_OFF.map((f) => `${f} = false`),
-        ``,
-      ].join('\n');
-      writeFileSync(cfgPath, toml);
-      return {
-        args: ['exec', '--skip-git-repo-check', prompt],
-        env: { CODEX_HOME: codexHome, FAKE_MODEL_API_KEY: 'fake-key-for-loopback', RUST_LOG: 'error' },
-      };
-    }
-    case 'gemini-cli': {
-      const dir = path.join(home, '.gemini');
-      mkdirSync(dir, { recursive: true });
-      // Merged into a scenario's own settings.json (e.g. context.fileName).
-      const settingsPath = path.join(dir, 'settings.json');
-      const own = existsSync(settingsPath) ? JSON.parse(readFileSync(settingsPath, 'utf8')) : {};
-      const settings = deepMerge(own, {
-        security: { auth: { selectedType: 'gemini-api-key' } },
-        privacy: { usageStatisticsEnabled: false },
-        telemetry: { enabled: false },
-        general: { disableAutoUpdate: true, disableUpdateNag: true },
-      });
-      writeFileSync(settingsPath, JSON.stringify(settings, null, 2));
-      return {
-        args: ['-p', prompt],
-        env: {
-          GEMINI_API_KEY: 'fake-key-for-loopback',
-          GOOGLE_GEMINI_BASE_URL: url,
-          GEMINI_CLI_TRUST_WORKSPACE: 'true',
-          GEMINI_CLI_NO_RELAUNCH: '1',
-        },
-      };
-    }
-    case 'copilot-cli': {
-      return {
-        args: ['-p', prompt],
-        env: {
-          ...(copilotPkgCache ? { COPILOT_PKG_CACHE_HOME: copilotPkgCache } : {}),
-          COPILOT_OFFLINE: 'true',
-          COPILOT_PROVIDER_BASE_URL: `${url}/v1`,
-          COPILOT_PROVIDER_API_KEY: 'fake-key-for-loopback',
-          COPILOT_MODEL: MODELS['copilot-cli']!,
-          COPILOT_ALLOW_ALL: 'true',
-          COPILOT_AUTO_UPDATE: 'false',
-          // Own-provider models get a small default prompt budget; the oversize scenarios
-          // (4 × 45,000 chars) would make it refuse with "Static system messages … exceed the
-          // model's usable context budget". Raise it so the request is sent.
-          COPILOT_PROVIDER_MAX_PROMPT_TOKENS: '1000000',
-        },
-      };
-    }
+/** The agent's config files written into HOME (kept from what a scenario put there), its argv and environment. */
+function configure(facts: LocalRun, { home, url, prompt, bundleCache }: { home: string; url: string; prompt: string; bundleCache?: string }): { args: string[]; env: Record<string, string> } {
+  const { args, env, homeFiles = {} } = facts.setup({ home, url, prompt });
+  for (const [rel, make] of Object.entries(homeFiles)) {
+    const file = path.join(home, rel);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, make(existsSync(file) ? readFileSync(file, 'utf8') : undefined));
   }
-  throw new Error(`unknown agent ${agent}`);
-}
-
-function deepMerge(a: any, b: any): any {
-  const out = { ...a };
-  for (const [k, v] of Object.entries(b)) {
-    out[k] = v && typeof v === 'object' && !Array.isArray(v) && a[k] && typeof a[k] === 'object' ? deepMerge(a[k], v) : v;
-  }
-  return out;
+  return { args, env: { ...(bundleCache && facts.bundleCache ? { [facts.bundleCache.env]: bundleCache } : {}), ...env } };
 }
 
 /** Spawn in its own process group; kill the whole group after timeoutMs or on abort. */

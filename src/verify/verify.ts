@@ -15,7 +15,7 @@ import type { Profile } from '../core/profile';
 import { findProfile } from '../core/profiles';
 import { compare, locateDifference, segmentsOf, pickRequest, protocolOf, type CompareError, type Segment } from './compare';
 import { writeAgentConfig } from './config';
-import { baseEnv, commandLine, isRunnable, runAgent, type AgentBinary, type AgentRun, type RunnableAgent } from './runAgent';
+import { baseEnv, commandLine, RUNNABLE_AGENTS, runAgent, type AgentBinary, type AgentRun } from './runAgent';
 import { buildTree, type VerifyTree } from './tree';
 
 export type Phase = 'start' | 'read';
@@ -73,8 +73,8 @@ export interface VerifyReport {
 /** Where an agent's binary comes from. */
 export interface AgentLocation {
   binary: AgentBinary;
-  /** Copilot CLI's unpacked bundle, shared between runs. */
-  copilotPkgCache?: string;
+  /** Where the agent's bundle is unpacked (`localRun.bundleCache`), shared between runs. */
+  bundleCache?: string;
 }
 
 export interface VerifyOptions {
@@ -103,19 +103,6 @@ export interface VerifyOptions {
   wrap?: (agent: string) => string[] | undefined;
 }
 
-/** Why the agents that cannot run here cannot be verified. */
-const NOT_RUNNABLE: Record<string, string> = {
-  'claw-code': 'claw-code is modelled from its source at a fixed commit; it has no released CLI to run here.',
-  'claw-code@head': 'claw-code is modelled from its source at a fixed commit; it has no released CLI to run here.',
-  cursor: "Cursor's agent runs inside the Cursor editor against Cursor's servers; it cannot be pointed at a local model.",
-  car: 'CAR runs as a hosted service; there is nothing to run on this machine.',
-  scaling: "Hosted agent sessions run on the provider's machines; there is nothing to run on this machine.",
-  copilot: "Copilot Chat runs inside VS Code: this command does not start one (the fidelity suite runs it in a VS Code server, with a bring-your-own-key model pointed at the fake model).",
-};
-
-/** The command names the agents install. */
-const COMMANDS: Record<RunnableAgent, string> = { 'claude-code': 'claude', codex: 'codex', 'gemini-cli': 'gemini', 'copilot-cli': 'copilot' };
-
 /** Find an executable on PATH. */
 export function onPath(name: string, envPath = process.env.PATH ?? ''): string | undefined {
   for (const dir of envPath.split(path.delimiter)) {
@@ -142,16 +129,19 @@ export function binaryAt(file: string): AgentBinary {
   return { cmd: real, node: /\.(c|m)?js$/.test(real) };
 }
 
-/** Copilot CLI unpacks a large bundle on first run: reuse the copy its installation already has. */
-function copilotCache(binary: AgentBinary, realHome: string): string | undefined {
-  const m = /^(.*)\/node_modules\/@github\/copilot\//.exec(binary.cmd);
-  if (m && fs.existsSync(path.join(m[1], 'copilot-pkg', 'pkg'))) return path.join(m[1], 'copilot-pkg');
-  const cache = path.join(process.env.XDG_CACHE_HOME || path.join(realHome, '.cache'), 'copilot');
+/** An agent that unpacks a large bundle on first run: reuse the copy its installation, or its user cache, already has. */
+function bundleCacheOf(profile: Profile, binary: AgentBinary, realHome: string): string | undefined {
+  const facts = profile.localRun?.bundleCache;
+  if (!facts) return undefined;
+  const installed = binary.cmd.indexOf(`/node_modules/${profile.localRun!.npmPackage}/`);
+  if (installed >= 0 && fs.existsSync(path.join(binary.cmd.slice(0, installed), facts.installDir, 'pkg'))) return path.join(binary.cmd.slice(0, installed), facts.installDir);
+  const cache = path.join(process.env.XDG_CACHE_HOME || path.join(realHome, '.cache'), facts.userCacheDir);
   return fs.existsSync(path.join(cache, 'pkg')) ? cache : undefined;
 }
 
 /** Find an agent: explicit location, explicit path, else its command on PATH. */
-export function locateAgent(id: RunnableAgent, o: Pick<VerifyOptions, 'agentPaths' | 'locations'>, realHome: string): AgentLocation | { missing: string } {
+export function locateAgent(profile: Profile, o: Pick<VerifyOptions, 'agentPaths' | 'locations'>, realHome: string): AgentLocation | { missing: string } {
+  const id = profile.id;
   const given = o.locations?.[id];
   if (given) return given;
   const explicit = o.agentPaths?.[id];
@@ -159,35 +149,37 @@ export function locateAgent(id: RunnableAgent, o: Pick<VerifyOptions, 'agentPath
     const abs = path.resolve(explicit);
     if (!fs.existsSync(abs)) return { missing: `${explicit} does not exist` };
     const binary = binaryAt(abs);
-    return { binary, copilotPkgCache: id === 'copilot-cli' ? copilotCache(binary, realHome) : undefined };
+    return { binary, bundleCache: bundleCacheOf(profile, binary, realHome) };
   }
-  const found = onPath(COMMANDS[id]);
-  if (!found) return { missing: `\`${COMMANDS[id]}\` is not on PATH (give its location with --agent-path ${id}=<binary>)` };
+  const command = profile.evidence.cli?.command ?? id;
+  const found = onPath(command);
+  if (!found) return { missing: `\`${command}\` is not on PATH (give its location with --agent-path ${id}=<binary>)` };
   const binary = binaryAt(found);
-  return { binary, copilotPkgCache: id === 'copilot-cli' ? copilotCache(binary, realHome) : undefined };
+  return { binary, bundleCache: bundleCacheOf(profile, binary, realHome) };
 }
-
-/** The npm packages of the agents: their package.json names the version without running anything. */
-const PACKAGES: Record<RunnableAgent, string> = { 'claude-code': '@anthropic-ai/claude-code', codex: '@openai/codex', 'gemini-cli': '@google/gemini-cli', 'copilot-cli': '@github/copilot' };
 
 /**
  * The version of an installed agent: from the package.json of its npm package (Gemini CLI takes
- * ~20 s to answer `--version`), except Copilot CLI, which may run a newer bundle from its cache
- * than its package says; otherwise `--version` in a clean environment like its runs.
+ * ~20 s to answer `--version`), except where the CLI may run a newer bundle than its package
+ * says (`localRun.versionFromCli`); otherwise `--version` in a clean environment like its runs.
  */
-export function installedVersion(id: RunnableAgent, loc: AgentLocation, home: string): string | undefined {
-  if (id !== 'copilot-cli') {
+export function installedVersion(profile: Profile, loc: AgentLocation, home: string): string | undefined {
+  const facts = profile.localRun;
+  if (!facts) return undefined;
+  if (!facts.versionFromCli) {
     for (let d = path.dirname(loc.binary.cmd); path.dirname(d) !== d; d = path.dirname(d)) {
       try {
         const pkg = JSON.parse(fs.readFileSync(path.join(d, 'package.json'), 'utf8')) as { name?: string; version?: string };
-        if (pkg.name === PACKAGES[id] && pkg.version) return pkg.version;
+        if (pkg.name === facts.npmPackage && pkg.version) return pkg.version;
         if (pkg.name) break;
       } catch {
         /* no package.json here */
       }
     }
   }
-  const env = { ...baseEnv(home), COPILOT_AUTO_UPDATE: 'false', COPILOT_OFFLINE: 'true', DISABLE_AUTOUPDATER: '1', ...(loc.copilotPkgCache ? { COPILOT_PKG_CACHE_HOME: loc.copilotPkgCache } : {}) };
+  // The environment of a run (offline, no updates), with nothing written in the home.
+  const { env: runEnv } = facts.setup({ home, url: 'http://127.0.0.1:9', prompt: '' });
+  const env = { ...baseEnv(home), ...runEnv, ...(loc.bundleCache && facts.bundleCache ? { [facts.bundleCache.env]: loc.bundleCache } : {}) };
   const [cmd, ...args] = commandLine(loc.binary, ['--version']);
   const r = spawnSync(cmd, args, { env, encoding: 'utf8', timeout: 60_000, cwd: home });
   return /\d+\.\d+\.\d+(?:-[\w.]+)?/.exec(`${r.stdout ?? ''}\n${r.stderr ?? ''}`)?.[0];
@@ -222,9 +214,8 @@ function dedupe(parts: RenderPart[]): RenderPart[] {
 /** Files any runnable profile says its agent loads for this target: copied even outside the usual folders. */
 function knownFiles(target: string, launchDir: string, home: string): string[] {
   const out = new Set<string>();
-  for (const id of ['claude-code', 'codex', 'gemini-cli', 'copilot-cli']) {
-    const profile = findProfile(id);
-    if (!profile) continue;
+  for (const id of RUNNABLE_AGENTS) {
+    const profile = findProfile(id)!;
     const chain = defaultRender({ profile, target, launchDir, home, env: {} });
     for (const s of chain.sources) if (s.status !== 'missing') out.add(s.path);
   }
@@ -250,11 +241,11 @@ export async function verify(o: VerifyOptions): Promise<VerifyReport> {
     }
     const profile = findProfile(id);
     if (!profile) throw new Error(`unknown agent "${id}"`);
-    if (!isRunnable(id)) {
-      agents.push(notRun(id, `cannot be verified: ${NOT_RUNNABLE[id] ?? 'no CLI of this agent can be run against a local model.'}`));
+    if (!profile.localRun) {
+      agents.push(notRun(id, `cannot be verified: ${profile.notRunnable ?? 'no CLI of this agent can be run against a local model.'}`));
       continue;
     }
-    const loc = locateAgent(id, o, home);
+    const loc = locateAgent(profile, o, home);
     if ('missing' in loc) {
       agents.push(notRun(id, `not found: ${loc.missing}`));
       continue;
@@ -263,7 +254,7 @@ export async function verify(o: VerifyOptions): Promise<VerifyReport> {
     const tree = buildTree({ target, launchDir, home, known, readFile, markers: o.markers });
     skipped = tree.skipped;
     try {
-      const version = installedVersion(id, loc, tree.home);
+      const version = installedVersion(profile, loc, tree.home);
       o.onProgress?.(`${profile.agent}${version ? ` ${version}` : ''}: running against the local fake model`);
       agents.push(await verifyOne(profile, loc, tree, { target, launchDir, readFile, version }, o));
     } finally {
@@ -296,7 +287,7 @@ async function verifyOne(
   real: { target: string; launchDir: string; readFile?: string; version?: string },
   o: VerifyOptions,
 ): Promise<AgentVerification> {
-  const agent = profile.id as RunnableAgent;
+  const agent = profile.id;
   const base = { agent, name: profile.agent, versionModelled: profile.agentVersion, versionRun: real.version, binary: loc.binary.cmd };
   writeAgentConfig(tree, real.launchDir);
   const launchDir = tree.toTemp(real.launchDir);
@@ -316,7 +307,7 @@ async function verifyOne(
   let run: AgentRun;
   try {
     run = await runAgent({
-      agent, binary: loc.binary, copilotPkgCache: loc.copilotPkgCache, launchDir, home: tree.home, readFile,
+      agent, binary: loc.binary, bundleCache: loc.bundleCache, launchDir, home: tree.home, readFile,
       timeoutMs: o.timeoutMs ?? 120_000, signal: o.signal, wrap: o.wrap?.(agent),
     });
   } catch (e) {

@@ -213,6 +213,7 @@ export const car: Profile = {
   settings: { maxFiles: { default: CAR_DEFAULTS.maxFiles }, maxFileBytes: { default: CAR_DEFAULTS.maxFileBytes }, maxTotalBytes: { default: CAR_DEFAULTS.maxTotalBytes } },
   // CAR keeps no file of its own in a repository: checked only when enabled.
   evidence: { markers: [] },
+  notRunnable: 'CAR runs as a hosted service; there is nothing to run on this machine.',
   globalPaths: () => [],
   resolve,
 };

@@ -7,7 +7,7 @@ import { findClaudeImports, MAX_MARKDOWN_NESTING, stripBlockComments, tooDeepToP
 import { ParseCache } from '../parseCache';
 import { newSource, setInjected, type Diagnostic, type RenderPart, type Source, type SourceKind } from '../model';
 import { dirsBelow, filesBelow, folderOf, isInside, readsAsPath } from '../paths';
-import type { Profile, ProfileResult, ResolveContext } from '../profile';
+import type { LocalRun, Profile, ProfileResult, ResolveContext } from '../profile';
 import { describeReadFailure, lossyDiagnostic, readFailureDiagnostic, readLossy, readText, sizes } from '../readText';
 import { charCount } from '../text';
 
@@ -512,6 +512,26 @@ function reasonAtStart(e: Entry): string {
  */
 const GLOBS = { basenameAnywhere: true, folders: true } as const;
 
+/** Print mode with only the Read tool, its API at the fake model, every side service off. */
+const localRun: LocalRun = {
+  npmPackage: '@anthropic-ai/claude-code',
+  setup: ({ url, prompt }) => ({
+    args: ['-p', prompt, '--allowedTools', 'Read'],
+    env: {
+      ANTHROPIC_BASE_URL: url,
+      ANTHROPIC_API_KEY: 'sk-ant-fake-key-for-loopback',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      DISABLE_TELEMETRY: '1',
+      DISABLE_AUTOUPDATER: '1',
+      DISABLE_ERROR_REPORTING: '1',
+      DISABLE_BUG_COMMAND: '1',
+      CLAUDE_CODE_DISABLE_FEEDBACK_SURVEY: '1',
+      CLAUDE_CODE_USE_BEDROCK: '',
+      CLAUDE_CODE_USE_VERTEX: '',
+    },
+  }),
+};
+
 export const claudeCode: Profile = {
   id: 'claude-code',
   agent: 'Claude Code',
@@ -526,6 +546,8 @@ export const claudeCode: Profile = {
   settings: { approveExternalImports: { default: null } },
   importRefs: (text) => findClaudeImports(text).imports,
   evidence: { markers: ['**/CLAUDE.md', '**/CLAUDE.local.md', '**/.claude/**'], cli: { command: 'claude', versionArgs: ['--version'] }, homeDir: '.claude' },
+  localRun,
+  wireProtocol: 'anthropic',
   globalPaths: (env) => [
     path.join(managedDir(env.platform), 'CLAUDE.md'),
     path.join(managedDir(env.platform), '.claude', 'rules'),

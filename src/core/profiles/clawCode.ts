@@ -131,6 +131,7 @@ function makeProfile(v: Variant): Profile {
           ],
     mainFile: 'CLAUDE.md',
     evidence: { markers: ['**/CLAW.md', '**/.claw/**', '.claw.json'], cli: { command: 'claw', versionArgs: ['--version'] }, homeDir: '.claw' },
+    notRunnable: 'claw-code is modelled from its source at a fixed commit; it has no released CLI to run here.',
     globalPaths: () => [],
     resolve: (ctx) => resolve(v, ctx),
   };

@@ -3,7 +3,7 @@ import { parse as parseToml, TomlError } from 'smol-toml';
 import { diag } from '../diagnostics';
 import { newSource, setInjected, type Diagnostic, type Source } from '../model';
 import { ancestors, dirsBelow, folderOf } from '../paths';
-import type { Profile, ProfileResult, ResolveContext } from '../profile';
+import type { LocalRun, Profile, ProfileResult, ResolveContext } from '../profile';
 import { describeReadFailure, lossyDiagnostic, readFailureDiagnostic, readLossy, type LossyRead } from '../readText';
 import { charCount, decodeLossy, fmt, offsetOfByte, rustTrim } from '../text';
 
@@ -374,6 +374,46 @@ function render(ctx: ResolveContext, global: string | undefined, entries: string
   return [{ where: 'user', text: `${heading}\n\n<INSTRUCTIONS>\n${body}\n</INSTRUCTIONS>` }];
 }
 
+/** Codex features that reach OpenAI or GitHub at start (plugin marketplace, apps, remote plugins, updates); none touches AGENTS.md loading. */
+const FEATURES_OFF = ['plugins', 'remote_plugin', 'plugin_sharing', 'apps', 'in_app_updates', 'daemon_auto_start', 'tool_suggest', 'skill_mcp_dependency_install', 'workspace_dependencies'];
+
+/** `codex exec` with a provider at the fake model, written into config.toml. */
+const localRun: LocalRun = {
+  npmPackage: '@openai/codex',
+  setup: ({ home, url, prompt }) => ({
+    args: ['exec', '--skip-git-repo-check', prompt],
+    env: { CODEX_HOME: path.join(home, '.codex'), FAKE_MODEL_API_KEY: 'fake-key-for-loopback', RUST_LOG: 'error' },
+    homeFiles: {
+      // A scenario's own config.toml (e.g. project_doc_max_bytes) is kept: its lines go after
+      // our top-level keys and before our tables, so its top-level keys stay top-level.
+      '.codex/config.toml': (own = '') => [
+        `model = "gpt-5.1-codex"`,
+        `model_provider = "fake"`,
+        `check_for_update_on_startup = false`,
+        own,
+        ``,
+        `[model_providers.fake]`,
+        `name = "fake"`,
+        `base_url = "${url}/v1"`,
+        `wire_api = "responses"`,
+        `env_key = "FAKE_MODEL_API_KEY"`,
+        `request_max_retries = 0`,
+        `stream_max_retries = 0`,
+        ``,
+        `[analytics]`,
+        `enabled = false`,
+        ``,
+        `[feedback]`,
+        `enabled = false`,
+        ``,
+        `[features]`,
+        ...FEATURES_OFF.map((f) => `${f} = false`),
+        ``,
+      ].join('\n'),
+    },
+  }),
+};
+
 export const codex: Profile = {
   id: 'codex',
   agent: 'Codex CLI',
@@ -384,6 +424,8 @@ export const codex: Profile = {
   filePatterns: ['**/AGENTS.md', '**/AGENTS.override.md'],
   mainFile: DEFAULT,
   evidence: { markers: ['**/AGENTS.md', '**/AGENTS.override.md', '.codex/**'], cli: { command: 'codex', versionArgs: ['--version'] }, homeDir: '.codex' },
+  localRun,
+  wireProtocol: 'responses',
   globalPaths: (env) => [path.join(codexHome(env), OVERRIDE), path.join(codexHome(env), DEFAULT), path.join(codexHome(env), 'config.toml')],
   resolve,
 };

@@ -647,6 +647,9 @@ export const copilot: Profile = {
     markers: ['.github/copilot-instructions.md', '.github/instructions/**', '.github/prompts/**', '.github/chatmodes/**', '.github/agents/**'],
     vscodeExtension: 'github.copilot-chat',
   },
+  notRunnable: 'Copilot Chat runs inside VS Code: this command does not start one (the fidelity suite runs it in a VS Code server, with a bring-your-own-key model pointed at the fake model).',
+  // What that bring-your-own-key model is sent.
+  wireProtocol: 'chat',
   globalPaths: (env) => [path.join(env.home, '.copilot', 'instructions'), path.join(env.home, '.claude', 'rules'), path.join(env.home, '.claude', 'CLAUDE.md')],
   resolve,
 };

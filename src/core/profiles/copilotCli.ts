@@ -5,7 +5,7 @@ import { findGitRoot } from '../git';
 import { globProblem, matchesAny, relativeInside } from '../globs';
 import type { Diagnostic, RenderPart, Source, SourceKind } from '../model';
 import { compareRustPaths, folderOf, isInside, readsAsPath } from '../paths';
-import type { ImportRef, Profile, ProfileResult, ResolveContext } from '../profile';
+import type { ImportRef, LocalRun, Profile, ProfileResult, ResolveContext } from '../profile';
 import { ParseCache } from '../parseCache';
 import { describeReadFailure, lossyDiagnostic, readFailureDiagnostic, readLossy, sizes } from '../readText';
 
@@ -731,6 +731,29 @@ function anyCase(name: string): string {
   return name.replace(/[A-Za-z]/g, (c) => `[${c.toUpperCase()}${c.toLowerCase()}]`);
 }
 
+/** Print mode, offline, with its own-provider settings at the fake model. */
+const localRun: LocalRun = {
+  npmPackage: '@github/copilot',
+  // Its package may run a newer bundle from its cache than its package.json says.
+  versionFromCli: true,
+  bundleCache: { env: 'COPILOT_PKG_CACHE_HOME', installDir: 'copilot-pkg', userCacheDir: 'copilot' },
+  setup: ({ url, prompt }) => ({
+    args: ['-p', prompt],
+    env: {
+      COPILOT_OFFLINE: 'true',
+      COPILOT_PROVIDER_BASE_URL: `${url}/v1`,
+      COPILOT_PROVIDER_API_KEY: 'fake-key-for-loopback',
+      COPILOT_MODEL: 'gpt-4.1',
+      COPILOT_ALLOW_ALL: 'true',
+      COPILOT_AUTO_UPDATE: 'false',
+      // Own-provider models get a small default prompt budget; the oversize scenarios
+      // (4 × 45,000 chars) would make it refuse with "Static system messages … exceed the
+      // model's usable context budget". Raise it so the request is sent.
+      COPILOT_PROVIDER_MAX_PROMPT_TOKENS: '1000000',
+    },
+  }),
+};
+
 export const copilotCli: Profile = {
   id: 'copilot-cli',
   agent: 'GitHub Copilot CLI',
@@ -749,6 +772,8 @@ export const copilotCli: Profile = {
     cli: { command: 'copilot', versionArgs: ['--version'] },
     homeDir: '.copilot',
   },
+  localRun,
+  wireProtocol: 'chat',
   globalPaths: (env) => [path.join(configDir(env), 'copilot-instructions.md'), path.join(configDir(env), 'instructions')],
   resolve,
 };

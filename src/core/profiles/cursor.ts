@@ -36,7 +36,7 @@ interface Rule {
   description?: string;
 }
 
-/** The settings this profile reads. `surface: 'cli'` models the Cursor CLI (reads root CLAUDE.md). */
+/** Which Cursor is modelled (setting `surface`): the editor, or the Cursor CLI, which also reads the root CLAUDE.md. */
 function surfaceOf(ctx: ResolveContext): 'ide' | 'cli' {
   return ctx.settings.surface === 'cli' ? 'cli' : 'ide';
 }
@@ -273,7 +273,10 @@ export const cursor: Profile = {
   verified: 'docs',
   filePatterns: ['**/.cursor/rules/**/*.mdc', '**/.cursor/rules/**/*.md', '**/AGENTS.md', '.cursorrules', 'CLAUDE.md'],
   mainFile: 'AGENTS.md',
+  settingsSection: 'cursor',
+  settings: { surface: { default: 'ide' } },
   evidence: { markers: ['.cursorrules', '**/.cursor/**'], cli: { command: 'cursor-agent', versionArgs: ['--version'] }, homeDir: '.cursor' },
+  notRunnable: "Cursor's agent runs inside the Cursor editor against Cursor's servers; it cannot be pointed at a local model.",
   globalPaths: () => [],
   resolve,
 };

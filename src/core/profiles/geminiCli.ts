@@ -6,7 +6,7 @@ import { MAX_READ_BYTES } from '../fs';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser/lib/esm/main.js';
 import { newSource, setInjected, type Diagnostic, type RenderPart, type Source, type SourceKind } from '../model';
 import { folderOf } from '../paths';
-import type { Profile, ProfileResult, ResolveContext } from '../profile';
+import type { LocalRun, Profile, ProfileResult, ResolveContext } from '../profile';
 import { charCount, decodeLossy, fmt } from '../text';
 
 /**
@@ -627,6 +627,39 @@ function render(loader: Loader, globalEntries: Entry[], projectEntries: Entry[],
   };
 }
 
+/** Print mode with an API key, its base URL at the fake model; telemetry and updates off in settings.json. */
+const localRun: LocalRun = {
+  npmPackage: '@google/gemini-cli',
+  setup: ({ url, prompt }) => ({
+    args: ['-p', prompt],
+    env: {
+      GEMINI_API_KEY: 'fake-key-for-loopback',
+      GOOGLE_GEMINI_BASE_URL: url,
+      GEMINI_CLI_TRUST_WORKSPACE: 'true',
+      GEMINI_CLI_NO_RELAUNCH: '1',
+    },
+    homeFiles: {
+      // Merged into a scenario's own settings.json (e.g. context.fileName).
+      [`${GEMINI_DIR}/settings.json`]: (own) => JSON.stringify(mergeObjects(own === undefined ? {} : JSON.parse(own), {
+        security: { auth: { selectedType: 'gemini-api-key' } },
+        privacy: { usageStatisticsEnabled: false },
+        telemetry: { enabled: false },
+        general: { disableAutoUpdate: true, disableUpdateNag: true },
+      }), null, 2),
+    },
+  }),
+};
+
+/** `b` over `a`, objects merged key by key. */
+function mergeObjects(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...a };
+  for (const [k, v] of Object.entries(b)) {
+    const old = a[k];
+    out[k] = v && typeof v === 'object' && !Array.isArray(v) && old && typeof old === 'object' ? mergeObjects(old as Record<string, unknown>, v as Record<string, unknown>) : v;
+  }
+  return out;
+}
+
 export const geminiCli: Profile = {
   id: 'gemini-cli',
   agent: 'Gemini CLI',
@@ -638,6 +671,8 @@ export const geminiCli: Profile = {
   mainFile: DEFAULT_CONTEXT_FILENAME,
   importRefs: (text) => findImports(text).map((r) => ({ ...r, written: r.path })),
   evidence: { markers: ['**/GEMINI.md', '.gemini/**'], cli: { command: 'gemini', versionArgs: ['--version'] }, homeDir: '.gemini' },
+  localRun,
+  wireProtocol: 'gemini',
   globalPaths: (env) => [path.join(geminiHome(env), GEMINI_DIR, DEFAULT_CONTEXT_FILENAME), path.join(geminiHome(env), GEMINI_DIR, 'settings.json')],
   resolve,
 };

@@ -752,6 +752,7 @@ export const scaling: Profile = {
   mainFile: 'AGENTS.md',
   // Hosted sessions read the files other agents keep: checked only when enabled.
   evidence: { markers: [] },
+  notRunnable: "Hosted agent sessions run on the provider's machines; there is nothing to run on this machine.",
   globalPaths: () => [],
   resolve,
 };
