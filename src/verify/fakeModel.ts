@@ -61,12 +61,36 @@ const READ_TOOLS: Record<Protocol, string[]> = {
 
 /** Start the fake model; `readFile` (absolute) is the file the first main turn asks to read. */
 export async function startFakeModel(script: { readFile?: string } = {}): Promise<FakeModel> {
-  const calls: FakeCall[] = [];
-  const toolCalls: FakeToolCall[] = [];
-  let toolCallDone = false;
-  let seq = 0;
+  const model = new FakeModelState(script);
+  const server = http.createServer((req, res) => model.handle(req, res));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const port = (server.address() as { port: number }).port;
+  return {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    calls: model.calls,
+    toolCalls: model.toolCalls,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections?.();
+      server.close(() => resolve());
+    }),
+  };
+}
 
-  const server = http.createServer((req, res) => {
+/** What the fake model has been sent and has answered. */
+class FakeModelState {
+  readonly calls: FakeCall[] = [];
+  readonly toolCalls: FakeToolCall[] = [];
+  private toolCallDone = false;
+  private seq = 0;
+
+  constructor(private readonly script: { readFile?: string }) {}
+
+  /** Record a request, then answer it. */
+  handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     const chunks: Buffer[] = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
@@ -76,71 +100,60 @@ export async function startFakeModel(script: { readFile?: string } = {}): Promis
         try { body = JSON.parse(raw); } catch { body = raw; }
       }
       const call: FakeCall = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, raw, at: Date.now(), answer: '' };
-      calls.push(call);
+      this.calls.push(call);
       try {
-        route(req, res, call);
+        this.route(req, res, call);
       } catch (e) {
         call.answer = 'error: ' + (e as Error).message;
         res.writeHead(500, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: { message: String((e as Error).message) } }));
       }
     });
-  });
+  }
 
   /** Should this main-turn request be answered with a read of script.readFile? */
-  function wantToolCall(protocol: Protocol, body: any): ReadTool | null {
-    if (!script.readFile || toolCallDone) return null;
+  private wantToolCall(protocol: Protocol, body: any): ReadTool | null {
+    if (!this.script.readFile || this.toolCallDone) return null;
     const tool = findReadTool(protocol, body);
     if (!tool) return null;
-    toolCallDone = true;
+    this.toolCallDone = true;
     return tool;
   }
 
   /** The read to answer this main-turn request with, if any, recorded on the call and in toolCalls. */
-  function readCall(protocol: Protocol, body: any, call: FakeCall): { tool: ReadTool; args: any } | null {
-    const tool = wantToolCall(protocol, body);
+  private readCall(protocol: Protocol, body: any, call: FakeCall): { tool: ReadTool; args: any } | null {
+    const tool = this.wantToolCall(protocol, body);
     call.answer = tool ? `tool:${tool.name}` : 'text';
     if (!tool) return null;
-    const args = protocol === 'responses' ? shellArgs(tool, script.readFile!) : { ...lineRange(tool.schema), [tool.pathArg]: script.readFile };
-    toolCalls.push({ protocol, name: tool.name, args });
+    const args = protocol === 'responses' ? shellArgs(tool, this.script.readFile!) : { ...lineRange(tool.schema), [tool.pathArg]: this.script.readFile };
+    this.toolCalls.push({ protocol, name: tool.name, args });
     return { tool, args };
   }
 
-  function route(req: http.IncomingMessage, res: http.ServerResponse, call: FakeCall): void {
-    const u = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const p = u.pathname;
+  /** Model turns of the four protocols, then token counts and model lists; anything else is a 404. */
+  private route(req: http.IncomingMessage, res: http.ServerResponse, call: FakeCall): void {
+    const p = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
     const body: any = call.body && typeof call.body === 'object' ? call.body : {};
-    const id = ++seq;
-
+    const id = ++this.seq;
     if (req.method === 'POST' && /\/messages\/count_tokens$/.test(p)) {
       call.answer = 'count_tokens';
       return json(res, { input_tokens: 1 });
     }
     if (req.method === 'POST' && /\/messages$/.test(p)) {
-      const read = readCall('anthropic', body, call);
+      const read = this.readCall('anthropic', body, call);
       return anthropic(res, body, id, read && { name: read.tool.name, args: read.args });
     }
     if (req.method === 'POST' && /\/responses$/.test(p)) {
-      const read = readCall('responses', body, call);
+      const read = this.readCall('responses', body, call);
       return responses(res, body, id, read && { name: read.tool.name, args: read.args, type: read.tool.type });
     }
-    if (req.method === 'POST' && /:(streamGenerateContent|generateContent)$/.test(p)) {
-      const stream = /:streamGenerateContent$/.test(p);
-      const cfg = body.generationConfig || body.config || {};
-      if (cfg.responseMimeType === 'application/json' || cfg.responseJsonSchema || cfg.responseSchema) {
-        call.answer = 'json';
-        const obj = sampleFromSchema(cfg.responseJsonSchema || cfg.responseSchema || {});
-        return gemini(res, stream, JSON.stringify(obj), null);
-      }
-      const read = readCall('gemini', body, call);
-      return gemini(res, stream, 'ok', read && { name: read.tool.name, args: read.args });
-    }
+    if (req.method === 'POST' && /:(streamGenerateContent|generateContent)$/.test(p)) return this.geminiTurn(res, p, body, call);
     if (req.method === 'POST' && /:countTokens$/.test(p)) {
       call.answer = 'countTokens';
       return json(res, { totalTokens: 1 });
     }
     if (req.method === 'POST' && /\/chat\/completions$/.test(p)) {
-      const read = readCall('chat', body, call);
+      const read = this.readCall('chat', body, call);
       return chat(res, body, id, read && { name: read.tool.name, args: read.args });
     }
     if (req.method === 'GET' && /\/models$/.test(p)) {
@@ -157,21 +170,18 @@ export async function startFakeModel(script: { readFile?: string } = {}): Promis
     res.end(JSON.stringify({ error: { type: 'not_found_error', message: `fake model: no route for ${req.method} ${p}` } }));
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const port = (server.address() as { port: number }).port;
-  return {
-    port,
-    url: `http://127.0.0.1:${port}`,
-    calls,
-    toolCalls,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections?.();
-      server.close(() => resolve());
-    }),
-  };
+  /** A Gemini turn: JSON for a structured side request (a sample of its schema), else a main turn. */
+  private geminiTurn(res: http.ServerResponse, p: string, body: any, call: FakeCall): void {
+    const stream = /:streamGenerateContent$/.test(p);
+    const cfg = body.generationConfig || body.config || {};
+    if (cfg.responseMimeType === 'application/json' || cfg.responseJsonSchema || cfg.responseSchema) {
+      call.answer = 'json';
+      const obj = sampleFromSchema(cfg.responseJsonSchema || cfg.responseSchema || {});
+      return gemini(res, stream, JSON.stringify(obj), null);
+    }
+    const read = this.readCall('gemini', body, call);
+    return gemini(res, stream, 'ok', read && { name: read.tool.name, args: read.args });
+  }
 }
 
 /** Find the file-reading tool offered in a request and the name of its path argument. */

@@ -116,7 +116,6 @@ function chainOf(dir: string): string[] {
 }
 
 export function buildTree(req: TreeRequest): VerifyTree {
-  const limits = req.limits ?? DEFAULT_LIMITS;
   const tmpRoot = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'il-verify-')));
   const fsRoot = path.join(tmpRoot, 'fs');
   const realHome = path.resolve(req.home);
@@ -127,22 +126,129 @@ export function buildTree(req: TreeRequest): VerifyTree {
   fs.mkdirSync(home, { recursive: true });
   const targetDir = fs.statSync(req.target).isDirectory() ? req.target : path.dirname(req.target);
   const repoRoot = repositoryRoot(req.launchDir) ?? repositoryRoot(targetDir);
-  const projectTop = repoRoot ?? req.launchDir;
+  const copier = new TreeCopier(req, fsRoot, path.basename(tmpRoot).replace(/^il-verify-/, '').toLowerCase());
 
-  const files: CopiedFile[] = [];
-  const skipped: Array<{ path: string; reason: string }> = [];
-  const seen = new Set<string>();
-  let total = 0;
-  const markerId = path.basename(tmpRoot).replace(/^il-verify-/, '').toLowerCase();
+  // 1. The folders from the top down to the launch folder and to the target.
+  copier.copyFolders([...new Set([...chainOf(req.launchDir), ...chainOf(targetDir)])], repoRoot ?? req.launchDir, realHome);
+  // 2. What the profiles know the agents load (user files, imports outside these folders).
+  for (const p of req.known) copier.copyEntry(p, false);
+  // 3. What imports reach: every `@path` in a copied text file that names an existing file.
+  copier.copyImports(realHome);
+  // 4. The file the agent reads, when it lies elsewhere.
+  if (req.readFile) copier.copyEntry(req.readFile, false);
+  // 5. A repository where the real one is: agents stop walking at it and key settings by it.
+  if (repoRoot) initRepository(path.join(fsRoot, repoRoot));
 
-  const copyFile = (real: string): void => {
-    if (seen.has(real)) return;
-    seen.add(real);
-    const denied = isDenied(path.basename(real), path.basename(path.dirname(real)));
-    if (denied) {
-      skipped.push({ path: real, reason: denied });
+  return {
+    tmpRoot, fsRoot, home, realHome, repoRoot, files: copier.files, skipped: copier.skipped, toTemp, toReal,
+    remove: () => fs.rmSync(tmpRoot, { recursive: true, force: true }),
+  };
+}
+
+/** Copies real files into the mirror under `fsRoot`, each once, within the limits. */
+class TreeCopier {
+  readonly files: CopiedFile[] = [];
+  readonly skipped: Array<{ path: string; reason: string }> = [];
+  private readonly seen = new Set<string>();
+  private readonly limits: TreeLimits;
+  private total = 0;
+
+  constructor(private readonly req: TreeRequest, private readonly fsRoot: string, private readonly markerId: string) {
+    this.limits = req.limits ?? DEFAULT_LIMITS;
+  }
+
+  private toTemp(real: string): string {
+    return path.join(this.fsRoot, real);
+  }
+
+  /**
+   * Each folder's files and agents' dot-folders. The home folder holds the user's dotfiles and
+   * the agents' own configuration: only its Markdown files are copied; user instruction files
+   * come through `known`.
+   */
+  copyFolders(folders: string[], projectTop: string, realHome: string): void {
+    for (const dir of folders) {
+      fs.mkdirSync(path.join(this.fsRoot, dir), { recursive: true });
+      const inProject = (isInside(dir, projectTop) || isInside(dir, this.req.launchDir)) && dir !== realHome;
+      for (const name of safeList(dir)) {
+        const p = path.join(dir, name);
+        if (DOT_FOLDERS.includes(name)) {
+          if (inProject) this.copyEntry(p, true);
+          continue;
+        }
+        let st: fs.Stats | undefined;
+        try {
+          st = fs.statSync(p);
+        } catch {
+          st = undefined;
+        }
+        if (!st?.isFile()) continue;
+        if (!inProject && !/\.(md|mdc)$/i.test(name)) continue;
+        this.copyEntry(p, false);
+      }
+    }
+  }
+
+  /** Every `@path` in a copied text file that names an existing file, and so on from those. */
+  copyImports(realHome: string): void {
+    for (let i = 0; i < this.files.length; i++) {
+      const f = this.files[i];
+      if (!isMarkable(path.basename(f.real)) || f.real === this.req.readFile) continue;
+      for (const ref of importRefs(fs.readFileSync(f.real, 'utf8'))) {
+        const base = ref.startsWith('~/') ? path.join(realHome, ref.slice(2)) : path.isAbsolute(ref) ? ref : path.resolve(path.dirname(f.real), ref);
+        const p = base.replace(/#.*$/, '');
+        if (!this.seen.has(p) && fs.existsSync(p) && fs.statSync(p).isFile()) this.copyEntry(p, false);
+      }
+    }
+  }
+
+  /** A file, a folder (with `recurse`, 8 levels at most) or a link. */
+  copyEntry(real: string, recurse: boolean, depth = 0): void {
+    let lst: fs.Stats;
+    try {
+      lst = fs.lstatSync(real);
+    } catch {
       return;
     }
+    if (lst.isSymbolicLink()) return this.copyLink(real, recurse, depth);
+    if (lst.isDirectory()) {
+      if (!recurse || depth >= 8) return;
+      const denied = isDenied(path.basename(real), path.basename(path.dirname(real)));
+      if (denied) return void this.skipped.push({ path: real, reason: denied });
+      for (const name of safeList(real)) this.copyEntry(path.join(real, name), true, depth + 1);
+      return;
+    }
+    this.copyFile(real);
+  }
+
+  /** A symlink in the real tree stays a symlink (agents treat links differently), pointing into the copy. */
+  private copyLink(real: string, recurse: boolean, depth: number): void {
+    const temp = this.toTemp(real);
+    if (this.seen.has(real)) return;
+    this.seen.add(real);
+    let target: string;
+    try {
+      target = fs.realpathSync(real);
+    } catch {
+      return; // dangling: the agents skip it too
+    }
+    const denied = isDenied(path.basename(real), path.basename(path.dirname(real)));
+    if (denied) return void this.skipped.push({ path: real, reason: denied });
+    fs.mkdirSync(path.dirname(temp), { recursive: true });
+    const linkText = fs.readlinkSync(real);
+    fs.symlinkSync(path.isAbsolute(linkText) ? this.toTemp(linkText) : linkText, temp);
+    if (fs.statSync(target).isDirectory()) {
+      if (recurse && depth < 8) for (const name of safeList(target)) this.copyEntry(path.join(target, name), true, depth + 1);
+    } else this.copyFile(target);
+  }
+
+  /** A regular file, with a marker line when it is text the agents may send. */
+  private copyFile(real: string): void {
+    const { limits, files, skipped } = this;
+    if (this.seen.has(real)) return;
+    this.seen.add(real);
+    const denied = isDenied(path.basename(real), path.basename(path.dirname(real)));
+    if (denied) return void skipped.push({ path: real, reason: denied });
     let st: fs.Stats;
     try {
       st = fs.statSync(real);
@@ -152,110 +258,26 @@ export function buildTree(req: TreeRequest): VerifyTree {
     if (!st.isFile()) return;
     if (st.size > limits.maxFileBytes) return void skipped.push({ path: real, reason: `larger than ${limits.maxFileBytes} bytes` });
     if (files.length >= limits.maxFiles) return void skipped.push({ path: real, reason: `more than ${limits.maxFiles} files` });
-    if (total + st.size > limits.maxTotalBytes) return void skipped.push({ path: real, reason: `more than ${limits.maxTotalBytes} bytes in all` });
-    const temp = toTemp(real);
+    if (this.total + st.size > limits.maxTotalBytes) return void skipped.push({ path: real, reason: `more than ${limits.maxTotalBytes} bytes in all` });
+    const temp = this.toTemp(real);
     let bytes: Buffer;
     try {
       bytes = fs.readFileSync(real);
     } catch (e) {
       return void skipped.push({ path: real, reason: `unreadable (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` });
     }
-    total += bytes.length;
+    this.total += bytes.length;
     fs.mkdirSync(path.dirname(temp), { recursive: true });
     const entry: CopiedFile = { real, temp };
-    const markable = req.markers !== false && real !== req.readFile && isMarkable(path.basename(real));
+    const markable = this.req.markers !== false && real !== this.req.readFile && isMarkable(path.basename(real));
     if (markable && !bytes.includes(0) && bytes.toString('utf8').trim() !== '') {
-      entry.marker = `instruction-lens-marker-${markerId}-${files.length + 1}`;
+      entry.marker = `instruction-lens-marker-${this.markerId}-${files.length + 1}`;
       const text = bytes.toString('utf8');
       bytes = Buffer.from(`${text}${text.endsWith('\n') ? '' : '\n'}${entry.marker}\n`, 'utf8');
     }
     fs.writeFileSync(temp, bytes);
     files.push(entry);
-  };
-
-  /** A symlink in the real tree stays a symlink (agents treat links differently), pointing into the copy. */
-  const copyEntry = (real: string, recurse: boolean, depth = 0): void => {
-    let lst: fs.Stats;
-    try {
-      lst = fs.lstatSync(real);
-    } catch {
-      return;
-    }
-    if (lst.isSymbolicLink()) {
-      const temp = toTemp(real);
-      if (seen.has(real)) return;
-      seen.add(real);
-      let target: string;
-      try {
-        target = fs.realpathSync(real);
-      } catch {
-        return; // dangling: the agents skip it too
-      }
-      const denied = isDenied(path.basename(real), path.basename(path.dirname(real)));
-      if (denied) return void skipped.push({ path: real, reason: denied });
-      fs.mkdirSync(path.dirname(temp), { recursive: true });
-      const linkText = fs.readlinkSync(real);
-      fs.symlinkSync(path.isAbsolute(linkText) ? toTemp(linkText) : linkText, temp);
-      if (fs.statSync(target).isDirectory()) {
-        if (recurse && depth < 8) for (const name of safeList(target)) copyEntry(path.join(target, name), true, depth + 1);
-      } else copyFile(target);
-      return;
-    }
-    if (lst.isDirectory()) {
-      if (!recurse || depth >= 8) return;
-      const denied = isDenied(path.basename(real), path.basename(path.dirname(real)));
-      if (denied) return void skipped.push({ path: real, reason: denied });
-      for (const name of safeList(real)) copyEntry(path.join(real, name), true, depth + 1);
-      return;
-    }
-    copyFile(real);
-  };
-
-  // 1. The folders from the top down to the launch folder and to the target.
-  const folders = [...new Set([...chainOf(req.launchDir), ...chainOf(targetDir)])];
-  for (const dir of folders) {
-    fs.mkdirSync(path.join(fsRoot, dir), { recursive: true });
-    // The home folder holds the user's dotfiles and the agents' own configuration: only its
-    // Markdown files are copied; user instruction files come through `known`.
-    const inProject = (isInside(dir, projectTop) || isInside(dir, req.launchDir)) && dir !== realHome;
-    for (const name of safeList(dir)) {
-      const p = path.join(dir, name);
-      if (DOT_FOLDERS.includes(name)) {
-        if (inProject) copyEntry(p, true);
-        continue;
-      }
-      let st: fs.Stats | undefined;
-      try {
-        st = fs.statSync(p);
-      } catch {
-        st = undefined;
-      }
-      if (!st?.isFile()) continue;
-      if (!inProject && !/\.(md|mdc)$/i.test(name)) continue;
-      copyEntry(p, false);
-    }
   }
-  // 2. What the profiles know the agents load (user files, imports outside these folders).
-  for (const p of req.known) copyEntry(p, false);
-  // 3. What imports reach: every `@path` in a copied text file that names an existing file.
-  for (let i = 0; i < files.length; i++) {
-    const f = files[i];
-    if (!isMarkable(path.basename(f.real)) || f.real === req.readFile) continue;
-    for (const ref of importRefs(fs.readFileSync(f.real, 'utf8'))) {
-      const base = ref.startsWith('~/') ? path.join(realHome, ref.slice(2)) : path.isAbsolute(ref) ? ref : path.resolve(path.dirname(f.real), ref);
-      const p = base.replace(/#.*$/, '');
-      if (!seen.has(p) && fs.existsSync(p) && fs.statSync(p).isFile()) copyEntry(p, false);
-    }
-  }
-  // 4. The file the agent reads, when it lies elsewhere.
-  if (req.readFile) copyEntry(req.readFile, false);
-  // 5. A repository where the real one is: agents stop walking at it and key settings by it.
-  if (repoRoot) initRepository(path.join(fsRoot, repoRoot));
-
-  return {
-    tmpRoot, fsRoot, home, realHome, repoRoot, files, skipped, toTemp, toReal,
-    remove: () => fs.rmSync(tmpRoot, { recursive: true, force: true }),
-  };
 }
 
 /** `@tokens` that may be imports, in any agent's syntax (the profiles decide which really are). */
