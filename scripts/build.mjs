@@ -6,6 +6,7 @@
 import { build } from 'esbuild';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { syncManifest } from './manifest.mjs';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const dev = process.argv.includes('--dev');
@@ -29,7 +30,11 @@ function testFiles(dir) {
   return out;
 }
 
+const profiles = 'out/manifest/profiles.js';
 const jobs = [
+  // package.json's lists of profiles follow the profile list (scripts/manifest.mjs).
+  build({ ...common, stdin: { contents: "export { PROFILES } from './src/core/profiles'; export { fixedNames } from './src/core/patterns';", resolveDir: '.', loader: 'ts' }, outfile: profiles })
+    .then(() => syncManifest(profiles)),
   build({ ...common, minify: !dev, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] }),
   build({ ...common, minify: !dev, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
 ];
