@@ -257,7 +257,7 @@ describe('suppression, as teams expect from a linter', () => {
     const b = check(bad.host, '/r', (f) => usedProfiles(detectFromRepository(f, PROFILES)), { home: '/home/u', env: {} });
     assert.deepEqual(b.diagnostics.filter((d) => d.code === 'lens-config-invalid').map((d) => d.message), [
       '"extra" in .instruction-lens.jsonc is not a setting Instruction Lens reads (it reads "agents" and "disable").',
-      '"agents" in .instruction-lens.jsonc names "claude", not agent ids Instruction Lens knows (claude-code, claw-code, claw-code@head, codex, gemini-cli, cursor, car, scaling, copilot-cli, copilot).',
+      `"agents" in .instruction-lens.jsonc names "claude", not agent ids Instruction Lens knows (${PROFILES.map((p) => p.id).join(', ')}).`,
       '"disable" in .instruction-lens.jsonc must be a list of rule codes; it is ignored.',
     ]);
     const broken = repoTree({ ...files, '/r/.instruction-lens.jsonc': '{ "agents": [' });
