@@ -190,7 +190,7 @@ console.log('|---|---|---:|---:|---:|---:|---|');
 for (const g of goals) {
   const base = g.baseName === 'bound' ? `${g.baseline} ms bound` : `${fmtMs(g.baseline)} ms (${g.baseName})`;
   const bar = g.baseName === 'bound' ? (short ? 'shown only' : '≤ 1') : `≤ ${g.ratio * slack}`;
-  console.log(`| ${g.shape} | ${g.what} | ${fmtMs(g.figure)} ms | ${base} | ${(g.figure / g.baseline).toFixed(2)} | ${bar} | ${g.met ? 'PASS' : '**FAIL**'} |`);
+  console.log(`| ${g.shape} | ${g.what} | ${fmtMs(g.figure)} ms | ${base} | ${(g.figure / g.baseline).toFixed(2)} | ${bar} | ${g.baseName === 'bound' && short ? 'not judged' : g.met ? 'PASS' : '**FAIL**'} |`);
 }
 const missed = goals.filter((g) => !g.met);
 if (missed.length) fail(`${missed.length} goal${missed.length === 1 ? '' : 's'} missed`);
