@@ -159,7 +159,7 @@ async function runOnServer() {
     // Restricted mode ignores workspace values of restricted settings: the test home goes in the user settings.
     settings: untrusted ? { 'security.workspace.trust.startupPrompt': 'never', 'instructionLens.home': path.join(tmp, 'home') } : {},
     env: {
-      INSTRUCTION_LENS_TEST_FILES: untrusted ? 'untrusted' : '',
+      INSTRUCTION_LENS_TEST_FILES: untrusted ? 'untrusted' : (process.env.INSTRUCTION_LENS_TEST_FILES ?? ''),
       INSTRUCTION_LENS_TEST_REPORT: reportFile,
       INSTRUCTION_LENS_SCREENSHOT_URL: `http://127.0.0.1:${shots.address().port}/`,
     },

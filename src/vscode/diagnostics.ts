@@ -63,7 +63,7 @@ class InstructionDiagnostics implements vscode.Disposable {
   /** The core diagnostics behind an editor diagnostic of this collection (one per agent that reported it). */
   coreDiagnostics(uri: vscode.Uri, d: vscode.Diagnostic): Diagnostic[] {
     const code = typeof d.code === 'object' ? String(d.code.value) : String(d.code);
-    return this.byPlace.get(placeKey(uri.fsPath, d.range.start.line, d.range.start.character, code)) ?? [];
+    return this.byPlace.get(placeKey(uri.fsPath, d.range.start.line, d.range.start.character, code, d.severity)) ?? [];
   }
 
   private schedule(): void {
@@ -130,7 +130,7 @@ class InstructionDiagnostics implements vscode.Disposable {
     const byFile = new Map<string, Diagnostic[][]>();
     for (const d of all) {
       const group = [d];
-      this.byPlace.set(placeKey(d.path, d.line, d.column, d.code), group);
+      this.byPlace.set(placeKey(d.path, d.line, d.column, d.code, SEVERITY[d.severity]), group);
       byFile.set(d.path, [...(byFile.get(d.path) ?? []), group]);
     }
     for (const [file, groups] of byFile) this.collection.set(vscode.Uri.file(file), groups.map(toVscode));
@@ -146,8 +146,13 @@ class InstructionDiagnostics implements vscode.Disposable {
   }
 }
 
-function placeKey(file: string, line: number, column: number, code: string): string {
-  return `${file}\0${line}\0${column}\0${code}`;
+/**
+ * Which published diagnostic a quick-fix request is about. The severity is part of it: one place
+ * can hold two entries with the same code that the merge keeps apart (Claude Code's `not-loaded`
+ * problem, with the data its quick fix needs, and Codex's by-design hint on the same AGENTS.md).
+ */
+function placeKey(file: string, line: number, column: number, code: string, severity: vscode.DiagnosticSeverity): string {
+  return `${file}\0${line}\0${column}\0${code}\0${severity}`;
 }
 
 const RANK: Record<Diagnostic['severity'], number> = { error: 0, warning: 1, info: 2, hint: 3 };

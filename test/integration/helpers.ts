@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as util from 'node:util';
 import * as vscode from 'vscode';
 import type { InstructionLensApi } from '../../src/extension';
 import type { ChainNode } from '../../src/vscode/chainView';
@@ -126,8 +127,25 @@ export async function expectTree(lens: InstructionLensApi, expected: string[], w
   }
 }
 
+/** Each setting's workspace value before a test first changed it (the suite's workspace file pins some). */
+const original = new Map<string, unknown>();
+
+/**
+ * Sets an `instructionLens.*` setting at workspace level, and waits until VS Code reads it back.
+ * The write lands in the workspace file, which a folder added or removed rewrites too: a second
+ * write before the first is read back can leave VS Code holding the old value while the file
+ * holds the new one, and every later test then sees the wrong agents.
+ */
 export async function setting(key: string, value: unknown): Promise<void> {
-  await vscode.workspace.getConfiguration('instructionLens').update(key, value, vscode.ConfigurationTarget.Workspace);
+  const config = () => vscode.workspace.getConfiguration('instructionLens');
+  if (!original.has(key)) original.set(key, config().inspect(key)?.workspaceValue);
+  await config().update(key, value, vscode.ConfigurationTarget.Workspace);
+  await until(() => util.isDeepStrictEqual(config().inspect(key)?.workspaceValue, value), `instructionLens.${key} to read ${JSON.stringify(value)}`);
+}
+
+/** Puts a setting back to what the suite's workspace had before any test changed it. */
+export async function restoreSetting(key: string): Promise<void> {
+  if (original.has(key)) await setting(key, original.get(key));
 }
 
 export async function selectAgent(lens: InstructionLensApi, id: string): Promise<void> {

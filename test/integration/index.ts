@@ -16,10 +16,13 @@ export function run(): Promise<void> {
 
   const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', color: false, timeout: 20_000 });
   // The restricted-mode tests need a window of their own (the runner's --untrusted pass).
-  const only = process.env.INSTRUCTION_LENS_TEST_FILES;
+  // INSTRUCTION_LENS_TEST_FILES: comma-separated parts of the file names to run (the runner's
+  // --untrusted pass sets `untrusted`; a developer may pick a few files).
+  const only = process.env.INSTRUCTION_LENS_TEST_FILES?.split(',').filter(Boolean) ?? [];
   for (const file of findTests(__dirname)) {
-    const restricted = path.basename(file).includes('.untrusted.');
-    if (only ? path.basename(file).includes(only) : !restricted) mocha.addFile(file);
+    const name = path.basename(file);
+    const restricted = name.includes('.untrusted.');
+    if (only.length ? only.some((part) => name.includes(part)) && restricted === only.includes('untrusted') : !restricted) mocha.addFile(file);
   }
 
   return new Promise((resolve, reject) => {

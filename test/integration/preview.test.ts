@@ -5,7 +5,7 @@ import { NodeFileSystem } from '../../src/core/fs';
 import { CliGitIndex } from '../../src/core/git';
 import { findProfile } from '../../src/core/profiles';
 import type { InstructionLensApi } from '../../src/extension';
-import { api, closeEditors, homeDir, open, setting, sleep, until, workspaceDir, ws } from './helpers';
+import { api, closeEditors, homeDir, open, sleep, until, workspaceDir, ws } from './helpers';
 import { screenshot } from './screenshot';
 
 const HEADING = /^──── (.*) ────$/;
@@ -42,8 +42,6 @@ describe('the rendered prompt preview', () => {
 
   before(async () => {
     lens = await api();
-    // Every agent, as the suite's workspace pins them (a test before may have tried "auto").
-    await setting('agents', []);
   });
 
   afterEach(async () => {

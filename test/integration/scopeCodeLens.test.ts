@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { InstructionLensApi } from '../../src/extension';
-import { api, closeEditors, open, setting, sleep, until, ws } from './helpers';
+import { api, closeEditors, open, restoreSetting, setting, sleep, until, ws } from './helpers';
 import { screenshot } from './screenshot';
 
 /** The CodeLenses of a file that show something. */
@@ -28,7 +28,7 @@ describe('CodeLens, links and hovers on instruction files', () => {
   });
 
   after(async () => {
-    await setting('agents', undefined);
+    await restoreSetting('agents');
   });
 
   afterEach(async () => {
