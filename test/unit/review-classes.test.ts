@@ -115,6 +115,43 @@ describe('classes from the real-world review', () => {
     assert.doesNotMatch(claude[0].message, new RegExp(root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 'no absolute path');
   });
 
+  for (const [name, pointer] of [
+    ['names it in a code span', 'Read `./CLAUDE.md` first.\n'],
+    ['links to it', '# Agents\n\nAll instructions live in [CLAUDE.md](CLAUDE.md).\n'],
+    ['imports it', '@CLAUDE.md\n'],
+  ] as const) {
+    it(`no not-loaded for a short AGENTS.md that only points to the CLAUDE.md Claude Code loads (${name})`, () => {
+      const root = repo({ 'CLAUDE.md': '# Project\n\nUse pnpm and run the linter before committing.\n', 'AGENTS.md': pointer, 'src/a.ts': '' });
+      const ds = shown(root).filter((d) => d.code === 'not-loaded');
+      assert.deepEqual(ds, [], list(ds));
+    });
+  }
+
+  it('an AGENTS.md that says more than a pointer, or points to a CLAUDE.md that does not load, is still shown', () => {
+    const more = ['# Agents', '', 'See CLAUDE.md.', '', '- Never push to main.', '- Run the full test suite.', '- Keep the changelog.', '- Sign commits.', ''].join('\n');
+    const elsewhere = 'Read docs/CLAUDE.md first.\n';
+    for (const [agents, why] of [[more, 'more than a pointer'], [elsewhere, 'a CLAUDE.md Claude Code does not load at start']] as const) {
+      const root = repo({ 'CLAUDE.md': '# Project\n\nUse pnpm.\n', 'AGENTS.md': agents, 'docs/CLAUDE.md': '# Docs\n', 'src/a.ts': '' });
+      const ds = shown(root).filter((d) => d.code === 'not-loaded');
+      assert.deepEqual(ds.map((d) => d.path), ['AGENTS.md'], `${why}\n${list(ds)}`);
+    }
+  });
+
+  it('no not-loaded for an AGENTS.md inside a skill folder (the skill\'s own guide, read with the skill)', () => {
+    const skill = '---\nname: react-patterns\ndescription: Patterns for React components.\n---\n\nRead AGENTS.md for the full guide.\n';
+    const root = repo({
+      'CLAUDE.md': '# Project\n',
+      'web/CLAUDE.md': '# Web\n',
+      'web/.agents/skills/react-patterns/SKILL.md': skill,
+      'web/.agents/skills/react-patterns/AGENTS.md': '# React patterns\n\nPrefer composition.\n',
+      'web/.agents/skills/react-patterns/rules/state.md': '# State\n',
+      'web/.agents/skills/react-patterns/rules/AGENTS.md': '# Rules index\n',
+      'web/src/a.ts': '',
+    });
+    const ds = shown(root).filter((d) => d.code === 'not-loaded');
+    assert.deepEqual(ds, [], list(ds));
+  });
+
   it('Codex not loading a package AGENTS.md below the launch folder is no problem (it loads when launched there)', () => {
     const root = repo({ 'AGENTS.md': '# Project\n', 'packages/a/AGENTS.md': '# A\n', 'packages/b/AGENTS.md': '# B\n', 'packages/a/x.ts': '', 'packages/b/y.ts': '' });
     const ds = shown(root).filter((d) => d.code === 'not-loaded' && (d.agents?.includes('codex') || d.message.includes('Codex')));

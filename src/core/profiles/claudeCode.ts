@@ -485,11 +485,49 @@ function shadowed(ctx: ResolveContext, loader: MemoryLoader, file: string, dir: 
   const beside = path.join(path.dirname(file), 'CLAUDE.md');
   const exists = ctx.fs.stat(beside)?.type === 'file';
   const fix = exists ? 'add a line "@AGENTS.md" to the CLAUDE.md beside it' : 'create a CLAUDE.md beside it containing "@AGENTS.md"';
-  loader.sources.push(
-    newSource(file, 'project', dir, loads, { status: 'excluded', ...size, reason: `Claude Code reads AGENTS.md only when no CLAUDE.md with content exists up the chain; to load it, ${fix}.` }),
-  );
+  const skipped = `Claude Code reads AGENTS.md only when no CLAUDE.md with content exists up the chain`;
+  // Skipped, but nothing is lost: no problem to report, and the chain says why.
+  const pointer = r.state === 'ok' ? loadedClaudeMdNamed(ctx, loader, file, r.text) : undefined;
+  const skill = skillFolder(ctx, file);
+  const reason = pointer
+    ? `${skipped}; this one only points to ${path.relative(path.dirname(file), pointer)}, which Claude Code loads.`
+    : skill
+      ? `${skipped}; this one belongs to the skill "${path.basename(skill)}" and is read with it, not as instructions for its folder.`
+      : `${skipped}; to load it, ${fix}.`;
+  loader.sources.push(newSource(file, 'project', dir, loads, { status: 'excluded', ...size, reason }));
+  if (pointer || skill) return;
   const why = exists ? 'the CLAUDE.md beside it does not import it' : 'a CLAUDE.md exists higher up';
   loader.diagnostics.push(diag('not-loaded', file, `Claude Code never reads this AGENTS.md: it skips AGENTS.md files when ${why}; to load it, ${fix}.`, undefined, { claudeMd: beside, importLine: '@AGENTS.md' }));
+}
+
+/** At most this many non-blank lines and characters make an AGENTS.md a pointer ("Please read CLAUDE.md."). */
+const POINTER_LINES = 5;
+const POINTER_CHARS = 400;
+
+/**
+ * The CLAUDE.md a short AGENTS.md points to, when Claude Code loads it already in this chain
+ * (`See CLAUDE.md`, `Please read \`./CLAUDE.md\``, `[rules](../CLAUDE.md)`, `@CLAUDE.md`). Such a file
+ * is there for the agents that read only AGENTS.md; Claude Code skipping it loses nothing. A longer
+ * file may say more than the pointer, and is still reported.
+ */
+function loadedClaudeMdNamed(ctx: ResolveContext, loader: MemoryLoader, file: string, text: string): string | undefined {
+  const body = text.trim();
+  if (charCount(body) > POINTER_CHARS || body.split('\n').filter((l) => l.trim()).length > POINTER_LINES) return undefined;
+  for (const m of body.matchAll(/(?<![\w.\/-])((?:\.{1,2}\/|[\w.-]+\/)*(?:\.claude\/)?CLAUDE\.md)(?![\w-])/g)) {
+    const target = path.resolve(path.dirname(file), m[1]);
+    if (loader.seen(target) && ctx.fs.stat(target)?.type === 'file') return target;
+  }
+  return undefined;
+}
+
+/**
+ * The skill folder a file belongs to: its own folder, or one above it below the launch folder,
+ * holding a SKILL.md. An AGENTS.md there is part of the skill (its compiled guide, read when the
+ * skill is used), not instructions for the folder, so Claude Code skipping it is not a problem.
+ */
+function skillFolder(ctx: ResolveContext, file: string): string | undefined {
+  const dir = path.dirname(file);
+  return [dir, ...dirsBelow(ctx.launchDir, dir).reverse()].find((d) => ctx.fs.stat(path.join(d, 'SKILL.md'))?.type === 'file');
 }
 
 function reasonAtStart(e: Entry): string {
