@@ -154,10 +154,12 @@ export async function selectAgent(lens: InstructionLensApi, id: string): Promise
 
 /** Drops unsaved edits and closes every editor, so each test starts from the same screen. */
 export async function closeEditors(): Promise<void> {
-  const dirty = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.isDirty && t.input instanceof vscode.TabInputText);
-  for (const tab of dirty) {
-    await vscode.window.showTextDocument((tab.input as vscode.TabInputText).uri);
+  // The documents, not the tabs: a tab's dirty flag can lag an edit just made, and an edit left
+  // unsaved would count in every later test's chain.
+  for (const doc of vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === 'file')) {
+    await vscode.window.showTextDocument(doc);
     await vscode.commands.executeCommand('workbench.action.files.revert');
+    await until(() => !doc.isDirty, `${path.basename(doc.uri.fsPath)} to be reverted`);
   }
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 }
