@@ -156,14 +156,8 @@ async function runOnServer() {
     workspace,
     userDataDir: path.join(tmp, 'data'),
     workspaceTrust: untrusted,
-    // The web workbench saves edits after a second by default (desktop VS Code does not): the tests
-    // keep edits unsaved on purpose, and a save that lands or not with the machine's load made
-    // them flaky. Restricted mode ignores workspace values of restricted settings: the test home
-    // goes in the user settings.
-    settings: {
-      'files.autoSave': 'off',
-      ...(untrusted ? { 'security.workspace.trust.startupPrompt': 'never', 'instructionLens.home': path.join(tmp, 'home') } : {}),
-    },
+    // Restricted mode ignores workspace values of restricted settings: the test home goes in the user settings.
+    settings: untrusted ? { 'security.workspace.trust.startupPrompt': 'never', 'instructionLens.home': path.join(tmp, 'home') } : {},
     env: {
       INSTRUCTION_LENS_TEST_FILES: untrusted ? 'untrusted' : (process.env.INSTRUCTION_LENS_TEST_FILES ?? ''),
       INSTRUCTION_LENS_TEST_REPORT: reportFile,
