@@ -159,7 +159,11 @@ function describe(source: Source, { chain }: ActiveChain): string {
   const name = path.basename(source.path);
   const others = new Set(chain.sources.filter((s) => s.path !== source.path && path.basename(s.path) === name).map((s) => s.path));
   if (!others.size) return statusWord(source);
-  const folders = (p: string) => path.dirname(displayPath(p, chain)).split(/[\\/]/);
+  // A folder above the launch dir by its name (`loaded · workspace`), not as `..`.
+  const folders = (p: string) => {
+    const dir = path.dirname(displayPath(p, chain));
+    return dir.split(/[\\/]/).includes('..') ? [path.basename(path.dirname(p))] : dir.split(/[\\/]/);
+  };
   const own = folders(source.path);
   if (own.length === 1 && own[0] === '.') return statusWord(source);
   // The user's own files: their folder in full, `~/.claude`, which says whose they are.

@@ -52,7 +52,8 @@ describe('the budget in the status bar', () => {
     assert.equal(background(), 'statusBarItem.errorBackground');
     assert.match((status().tooltip as vscode.MarkdownString).value, /`CLAUDE\.md` truncated/);
 
-    await untilTree(lens, (rows) => rows.includes('  CLAUDE.md — truncated'), 'the truncated source');
+    // The root file, above the launch dir, is told apart by its folder's name, not `..`.
+    await untilTree(lens, (rows) => rows.includes('  CLAUDE.md — truncated') && rows.includes('  CLAUDE.md — loaded · workspace'), 'the truncated source');
     assert.match(tooltipOf(lens, 'CLAUDE.md — truncated'), /- sent: 4k chars\n- on disk: 5,000 chars, 5,000 bytes\n- share: 33% of claw-code's limit of 12k chars/);
     const item = treeItem(lens, 'CLAUDE.md — truncated')!;
     assert.equal((item.iconPath as vscode.ThemeIcon).id, 'warning');
