@@ -81,12 +81,12 @@ function run(cmd, args, { cwd, env }) {
   });
 }
 
-/** As root on Debian, install Chromium from Debian's packages (a fresh machine's quick start). */
-function installSystemPackages() {
+/** As root on Debian, install packages from Debian's (a fresh machine's quick start); elsewhere do nothing. */
+export function installSystemPackages(packages) {
   if (process.getuid?.() !== 0 || !fs.existsSync('/usr/bin/apt-get')) return;
-  console.log('Installing chromium from Debian (first time only)…');
+  console.log(`Installing ${packages.join(', ')} from Debian (first time only)…`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [['update', '-qq'], ['install', '-y', '-qq', '--no-install-recommends', 'chromium']]) {
+  for (const args of [['update', '-qq'], ['install', '-y', '-qq', '--no-install-recommends', ...packages]]) {
     const r = spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env, timeout: 15 * 60_000 });
     if (r.status !== 0) return;
   }
@@ -132,7 +132,7 @@ async function step(index, count, title, work) {
  */
 export async function ensureHost({ browser = true } = {}) {
   const isMissing = () => browser && !fs.existsSync(chromiumPath);
-  if (isMissing()) installSystemPackages();
+  if (isMissing()) installSystemPackages(['chromium']);
   if (isMissing()) throw new Error(APT_HINT);
 
   const hash = lockHash();

@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
+import { installSystemPackages } from '../../scripts/testHost.mjs';
 
 const require = createRequire(import.meta.url);
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -54,15 +55,9 @@ function git(cwd, ...args) {
   return execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', ...args], { cwd, env: env(), encoding: 'utf8' });
 }
 
-/** As root on Debian, install pre-commit from Debian's packages the first time, as the integration suite does Chromium. */
+/** pre-commit from Debian's packages the first time, as the integration suite does Chromium. */
 function ensurePreCommit() {
-  if (spawnSync('pre-commit', ['--version']).status === 0) return;
-  if (process.getuid?.() !== 0 || !fs.existsSync('/usr/bin/apt-get')) return;
-  console.log('Installing pre-commit from Debian (first time only)…');
-  const aptEnv = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [['update', '-qq'], ['install', '-y', '-qq', '--no-install-recommends', 'pre-commit']]) {
-    if (spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env: aptEnv, timeout: 10 * 60_000 }).status !== 0) return;
-  }
+  if (spawnSync('pre-commit', ['--version']).status !== 0) installSystemPackages(['pre-commit']);
 }
 
 before(() => {
