@@ -23,6 +23,9 @@ exports.run = async () => {
     // On a first start the workbench disables the built-in chat extension until chat set-up has
     // run (ensureChatExtensionInitialDisabledState); "Enable All Extensions" turns it back on,
     // and a bring-your-own-key model then lets chat skip the set-up (and the sign-in) altogether.
+    // The extensions workbench registers that command a moment after the extension host starts:
+    // on a loaded machine the driver can run first ("command ... not found"), so wait for it.
+    await until('the Enable All Extensions command', async () => (await vscode.commands.getCommands(true)).includes('workbench.extensions.action.enableAll'), 60_000);
     await vscode.commands.executeCommand('workbench.extensions.action.enableAll');
     log('enabled');
     await until('Copilot Chat to start', () => vscode.extensions.getExtension('GitHub.copilot-chat'), 60_000);
