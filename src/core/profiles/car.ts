@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { diag } from '../diagnostics';
-import type { Diagnostic, RenderPart, Source } from '../model';
+import { newSource, type Diagnostic, type RenderPart, type Source } from '../model';
+import { dirsBelow, folderOf } from '../paths';
 import type { Profile, ProfileResult, ResolveContext } from '../profile';
 import { describeReadFailure, readFailureDiagnostic, readText, sizes } from '../readText';
 import { byteCount, fmt } from '../text';
@@ -33,11 +34,20 @@ export const CAR_DEFAULTS = { maxFiles: 8, maxFileBytes: 8 * 1024, maxTotalBytes
 
 const NAMES = new Set(['CLAUDE.md', 'AGENTS.md']);
 
-function setting(ctx: ResolveContext, key: keyof typeof CAR_DEFAULTS): number {
-  const v = ctx.settings[key];
-  return typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : CAR_DEFAULTS[key];
+interface Budgets {
+  maxFiles: number;
+  maxFileBytes: number;
+  maxTotalBytes: number;
 }
 
+/** The budgets from the settings; a value that is not a whole number ≥ 0 falls back to its default. */
+function budgetsOf(ctx: ResolveContext): Budgets {
+  const setting = (key: keyof typeof CAR_DEFAULTS): number => {
+    const v = ctx.settings[key];
+    return typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : CAR_DEFAULTS[key];
+  };
+  return { maxFiles: setting('maxFiles'), maxFileBytes: setting('maxFileBytes'), maxTotalBytes: setting('maxTotalBytes') };
+}
 
 /** The directory a nested file governs, relative to the worktree, with a trailing `/`. */
 function governs(root: string, file: string): string {
@@ -49,10 +59,7 @@ function relPath(root: string, file: string): string {
 }
 
 function base(file: string, extra: Partial<Source>): Source {
-  return {
-    path: file, kind: 'project', scope: path.dirname(file), loads: 'start', status: 'loaded', chars: 0, bytes: 0,
-    injectedChars: 0, injectedBytes: 0, reason: '', ...extra,
-  };
+  return newSource(file, 'project', path.dirname(file), 'start', extra);
 }
 
 // [design] The block's wording is not public; it says what the seed says the model is told.
@@ -60,51 +67,186 @@ const HEADER = '# Nested instructions\n\nThese files apply only to the directory
 const LISTED =
   'Not inlined because they are past the nested-instructions budget; read each with read_file before working in its directory:';
 
+/** What the steps gather, in the order the chain lists it. */
+interface Collected {
+  sources: Source[];
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * The steps every profile runs (`coder::project_context`): find the sources (the root files of
+ * `agent_instructions`, the git-tracked nested files of `nested_instructions`, and the untracked
+ * ones it never reads), follow imports (CAR has none), apply the nested budgets, render.
+ */
 function resolve(ctx: ResolveContext): ProfileResult {
-  const sources: Source[] = [];
-  const diagnostics: Diagnostic[] = [];
-  const maxFiles = setting(ctx, 'maxFiles');
-  const maxFileBytes = setting(ctx, 'maxFileBytes');
-  const maxTotalBytes = setting(ctx, 'maxTotalBytes');
+  const out: Collected = { sources: [], diagnostics: [] };
+  const budgets = budgetsOf(ctx);
   const gitRoot = ctx.git.root(ctx.launchDir);
   const root = gitRoot ?? ctx.launchDir;
   // `git ls-files` fails outside a repository: then no nested file is read.
   const tracked = gitRoot ? ctx.git.trackedFiles(gitRoot) : undefined;
-  const start: RenderPart[] = [];
+  const start = readRootFiles(ctx, root, out);
+  // The nested block is the same for every target of the worktree: worked out once per refresh.
+  const nested = ctx.memo(`nested\0${root}\0${budgets.maxFiles}\0${budgets.maxFileBytes}\0${budgets.maxTotalBytes}`, () =>
+    nestedInstructions(ctx, root, tracked, budgets),
+  );
+  out.sources.push(...nested.sources);
+  out.diagnostics.push(...nested.diagnostics);
+  reportUntracked(ctx, root, tracked, nested.trackedSet, out);
+  if (nested.text !== undefined) start.push({ where: 'system', text: nested.text });
+  return {
+    ...out,
+    budget: { unit: 'bytes', limit: budgets.maxTotalBytes, perFile: budgets.maxFileBytes, used: nested.used },
+    start,
+    onRead: [],
+  };
+}
 
-  // Root files: agent_instructions (not nested). Read from the worktree.
+/**
+ * Find the sources, root files: `agent_instructions` reads AGENTS.md and CLAUDE.md at the
+ * worktree root (project_context.rs, lines 21-23), from the worktree, trimmed; an empty one is
+ * skipped. Each is a part of its own (its budget is not public: shown loaded whole).
+ */
+function readRootFiles(ctx: ResolveContext, root: string, out: Collected): RenderPart[] {
+  const start: RenderPart[] = [];
   for (const name of ['AGENTS.md', 'CLAUDE.md']) {
     const file = path.join(root, name);
     const r = readText(ctx.fs, file);
     if (r.state === 'missing' || r.state === 'directory') continue;
     if (r.state !== 'ok') {
-      sources.push(base(file, { status: 'unreadable', reason: `It ${describeReadFailure(r)}, so CAR cannot read it.` }));
-      diagnostics.push(readFailureDiagnostic(r, file, `This file ${describeReadFailure(r)}: CAR cannot read it.`));
+      out.sources.push(base(file, { status: 'unreadable', reason: `It ${describeReadFailure(r)}, so CAR cannot read it.` }));
+      out.diagnostics.push(readFailureDiagnostic(r, file, `This file ${describeReadFailure(r)}: CAR cannot read it.`));
       continue;
     }
     if (r.text.trim() === '') {
-      sources.push(base(file, { ...sizes(r.text), status: 'excluded', reason: 'It is empty; CAR reads only nonempty root instruction files.' }));
+      out.sources.push(base(file, { ...sizes(r.text), status: 'excluded', reason: 'It is empty; CAR reads only nonempty root instruction files.' }));
       continue;
     }
     const text = r.text.trim();
-    sources.push(base(file, { ...sizes(r.text), injectedChars: sizes(text).chars, injectedBytes: sizes(text).bytes, reason: 'Root instruction file: read by agent_instructions into the system prompt (its own budget, not the nested one).' }));
+    out.sources.push(base(file, { ...sizes(r.text), injectedChars: sizes(text).chars, injectedBytes: sizes(text).bytes, reason: 'Root instruction file: read by agent_instructions into the system prompt (its own budget, not the nested one).' }));
     start.push({ where: 'system', text });
   }
+  return start;
+}
 
-  // The nested block is the same for every target of the worktree: worked out once per refresh.
-  const nested = ctx.memo(`nested\0${root}\0${maxFiles}\0${maxFileBytes}\0${maxTotalBytes}`, () =>
-    nestedInstructions(ctx, root, tracked, { maxFiles, maxFileBytes, maxTotalBytes }),
-  );
-  sources.push(...nested.sources);
-  diagnostics.push(...nested.diagnostics);
-  const { used, trackedSet } = nested;
+/** The nested block of a worktree: its sources and diagnostics, the text sent, the bytes inlined. */
+interface Nested extends Collected {
+  text: string | undefined;
+  used: number;
+  trackedSet: Set<string>;
+}
 
-  // Untracked instruction files on the way to the target: never guidance (trust filter).
-  const targetDir = ctx.fs.stat(ctx.target)?.type === 'dir' ? ctx.target : path.dirname(ctx.target);
-  const candidates: string[] = [];
-  for (let d = targetDir; d !== root && d.startsWith(root + '/'); d = path.dirname(d)) {
-    for (const name of NAMES) candidates.unshift(path.join(d, name));
+/** `nested_instructions`: find the tracked nested files, apply the budgets, render the block. */
+function nestedInstructions(ctx: ResolveContext, root: string, tracked: string[] | undefined, budgets: Budgets): Nested {
+  const files = findNested(root, tracked);
+  // Imports: none. CAR inlines each file's text as it is.
+  const budgeted = applyBudget(ctx, root, files, budgets);
+  return { ...budgeted, text: render(root, budgeted.blocks, budgeted.listed), trackedSet: new Set(tracked ?? []) };
+}
+
+/**
+ * Find the sources, nested files (`nested_instructions`, seed 002): git-tracked files below the
+ * root named exactly CLAUDE.md or AGENTS.md, in git's order (sorted by path, bytewise).
+ */
+function findNested(root: string, tracked: string[] | undefined): string[] {
+  return (tracked ?? [])
+    .filter((f) => NAMES.has(path.basename(f)) && path.dirname(f) !== root)
+    .sort((a, b) => Buffer.compare(Buffer.from(relPath(root, a)), Buffer.from(relPath(root, b))));
+}
+
+/** A file past a budget: why, for the model's list and the chain's reason. */
+interface Listed {
+  file: string;
+  why: string;
+}
+
+/**
+ * Apply the budget (`nested_instructions`: MAX_NESTED_FILES, MAX_NESTED_FILE_BYTES,
+ * MAX_NESTED_INSTRUCTIONS_BYTES): each file inlined, in path order, while it fits; one past a
+ * budget is listed by path for the model to `read_file`.
+ */
+function applyBudget(ctx: ResolveContext, root: string, files: string[], budgets: Budgets) {
+  const out: Collected = { sources: [], diagnostics: [] };
+  const blocks: string[] = [];
+  const listed: Listed[] = [];
+  let used = 0;
+  for (const file of files) {
+    const text = readNested(ctx, file, out);
+    if (text === undefined) continue;
+    const size = sizes(text.raw);
+    const bytes = byteCount(text.trimmed);
+    const why = overBudget(file, bytes, used, blocks.length, budgets, out.diagnostics);
+    if (why) {
+      const pointer = `- ${relPath(root, file)} (${why})`;
+      listed.push({ file, why });
+      out.sources.push(base(file, { ...size, status: 'listed', injectedChars: sizes(pointer).chars, injectedBytes: sizes(pointer).bytes, reason: `Not inlined: ${why}. CAR lists its path so the model can read it with read_file.` }));
+      continue;
+    }
+    // [design] Greedy in path order: a later, smaller file still goes in if it fits.
+    used += bytes;
+    const dir = governs(root, file);
+    const block = `## ${dir} (${relPath(root, file)})\n\n${text.trimmed}`;
+    blocks.push(block);
+    out.sources.push(base(file, { ...size, injectedChars: sizes(block).chars, injectedBytes: sizes(block).bytes, reason: `Tracked by git: inlined in the system prompt, labelled as the rules for ${dir}.` }));
   }
+  return { ...out, blocks, listed, used };
+}
+
+/**
+ * A tracked nested file's text, raw and trimmed; undefined (reported when there is something to
+ * say) when it is deleted in the worktree, unreadable or empty.
+ */
+function readNested(ctx: ResolveContext, file: string, out: Collected): { raw: string; trimmed: string } | undefined {
+  const r = readText(ctx.fs, file);
+  if (r.state === 'missing' || r.state === 'directory') return undefined; // tracked but deleted in the worktree
+  if (r.state !== 'ok') {
+    out.sources.push(base(file, { status: 'unreadable', reason: `It ${describeReadFailure(r)}, so CAR cannot read it.` }));
+    out.diagnostics.push(readFailureDiagnostic(r, file, `This file ${describeReadFailure(r)}: CAR cannot inline it.`));
+    return undefined;
+  }
+  const trimmed = r.text.trim();
+  if (trimmed === '') {
+    out.sources.push(base(file, { ...sizes(r.text), status: 'excluded', reason: 'It is empty, so there is nothing to inline.' }));
+    return undefined;
+  }
+  return { raw: r.text, trimmed };
+}
+
+/** Which budget a file of `bytes` passes, checked per file, then file count, then combined; reported. */
+function overBudget(file: string, bytes: number, used: number, inlined: number, b: Budgets, diagnostics: Diagnostic[]): string | undefined {
+  if (bytes > b.maxFileBytes) {
+    diagnostics.push(diag('file-truncated', file, `CAR does not inline this file: at ${fmt(bytes)} bytes it is over the ${fmt(b.maxFileBytes)}-byte per-file budget (maxFileBytes), so the model only gets its path.`));
+    return `${fmt(bytes)} bytes, over the ${fmt(b.maxFileBytes)}-byte per-file budget`;
+  }
+  if (inlined >= b.maxFiles) {
+    diagnostics.push(diag('chain-over-budget', file, `CAR does not inline this file: ${fmt(b.maxFiles)} nested files are already inlined (maxFiles), so the model only gets its path.`));
+    return `past the ${fmt(b.maxFiles)}-file budget`;
+  }
+  if (used + bytes > b.maxTotalBytes) {
+    diagnostics.push(diag('chain-over-budget', file, `CAR does not inline this file: ${fmt(bytes)} bytes would pass the ${fmt(b.maxTotalBytes)}-byte combined budget (maxTotalBytes), with ${fmt(b.maxTotalBytes - used)} left; the model only gets its path.`));
+    return `${fmt(bytes)} bytes would pass the ${fmt(b.maxTotalBytes)}-byte combined budget (${fmt(b.maxTotalBytes - used)} left)`;
+  }
+  return undefined;
+}
+
+/**
+ * Render [design] (seed 002: each block labelled with the directory it governs; what is past a
+ * budget listed by path, and the model told): the header, the inlined blocks, then the list.
+ * No block at all when nothing nested is tracked.
+ */
+function render(root: string, blocks: string[], listed: Listed[]): string | undefined {
+  if (!blocks.length && !listed.length) return undefined;
+  const parts = [HEADER, ...blocks];
+  if (listed.length) parts.push(`${LISTED}\n${listed.map((l) => `- ${relPath(root, l.file)} (${l.why})`).join('\n')}`);
+  return parts.join('\n\n');
+}
+
+/**
+ * Untracked instruction files on the way to the target (and the target itself when it is one):
+ * never guidance, since `nested_instructions` lists files through `git ls-files` only (trust filter).
+ */
+function reportUntracked(ctx: ResolveContext, root: string, tracked: string[] | undefined, trackedSet: Set<string>, out: Collected): void {
+  const candidates = dirsBelow(root, folderOf(ctx.fs, ctx.target)).flatMap((d) => [path.join(d, 'AGENTS.md'), path.join(d, 'CLAUDE.md')]);
   if (NAMES.has(path.basename(ctx.target)) && !candidates.includes(ctx.target) && path.dirname(ctx.target) !== root) candidates.push(ctx.target);
   for (const file of candidates) {
     if (trackedSet.has(file) || ctx.fs.stat(file)?.type !== 'file') continue;
@@ -113,92 +255,11 @@ function resolve(ctx: ResolveContext): ProfileResult {
     const reason = tracked
       ? 'Not tracked by git: CAR finds nested files through git ls-files only, so an untracked file is never guidance.'
       : 'Not in a git repository: CAR finds nested files through git ls-files only.';
-    sources.push(base(file, { ...size, status: 'excluded', reason }));
-    diagnostics.push(diag('untracked', file, tracked
+    out.sources.push(base(file, { ...size, status: 'excluded', reason }));
+    out.diagnostics.push(diag('untracked', file, tracked
       ? 'CAR ignores this file: it is not tracked by git, and CAR trusts only files a maintainer committed. Commit it (git add) to make it guidance.'
       : 'CAR ignores this file: it finds nested instruction files through git ls-files, and this folder is not in a git repository.'));
   }
-
-  if (nested.text !== undefined) start.push({ where: 'system', text: nested.text });
-
-  return {
-    sources,
-    budget: { unit: 'bytes', limit: maxTotalBytes, perFile: maxFileBytes, used },
-    diagnostics,
-    start,
-    onRead: [],
-  };
-}
-
-interface Budgets {
-  maxFiles: number;
-  maxFileBytes: number;
-  maxTotalBytes: number;
-}
-
-/**
- * `nested_instructions`: git-tracked files below the root named exactly CLAUDE.md or AGENTS.md,
- * in git's order (sorted by path), inlined within the budgets; the rest listed by path.
- */
-function nestedInstructions(ctx: ResolveContext, root: string, tracked: string[] | undefined, { maxFiles, maxFileBytes, maxTotalBytes }: Budgets) {
-  const sources: Source[] = [];
-  const diagnostics: Diagnostic[] = [];
-  const nested = (tracked ?? [])
-    .filter((f) => NAMES.has(path.basename(f)) && path.dirname(f) !== root)
-    .sort((a, b) => Buffer.compare(Buffer.from(relPath(root, a)), Buffer.from(relPath(root, b))));
-  const trackedSet = new Set(tracked ?? []);
-
-  const blocks: string[] = [];
-  const listed: { file: string; why: string }[] = [];
-  let used = 0;
-  let inlined = 0;
-  for (const file of nested) {
-    const dir = governs(root, file);
-    const r = readText(ctx.fs, file);
-    if (r.state === 'missing' || r.state === 'directory') continue; // tracked but deleted in the worktree
-    if (r.state !== 'ok') {
-      sources.push(base(file, { status: 'unreadable', reason: `It ${describeReadFailure(r)}, so CAR cannot read it.` }));
-      diagnostics.push(readFailureDiagnostic(r, file, `This file ${describeReadFailure(r)}: CAR cannot inline it.`));
-      continue;
-    }
-    const text = r.text.trim();
-    const size = sizes(r.text);
-    if (text === '') {
-      sources.push(base(file, { ...size, status: 'excluded', reason: 'It is empty, so there is nothing to inline.' }));
-      continue;
-    }
-    const bytes = byteCount(text);
-    let why: string | undefined;
-    if (bytes > maxFileBytes) {
-      why = `${fmt(bytes)} bytes, over the ${fmt(maxFileBytes)}-byte per-file budget`;
-      diagnostics.push(diag('file-truncated', file, `CAR does not inline this file: at ${fmt(bytes)} bytes it is over the ${fmt(maxFileBytes)}-byte per-file budget (maxFileBytes), so the model only gets its path.`));
-    } else if (inlined >= maxFiles) {
-      why = `past the ${fmt(maxFiles)}-file budget`;
-      diagnostics.push(diag('chain-over-budget', file, `CAR does not inline this file: ${fmt(maxFiles)} nested files are already inlined (maxFiles), so the model only gets its path.`));
-    } else if (used + bytes > maxTotalBytes) {
-      why = `${fmt(bytes)} bytes would pass the ${fmt(maxTotalBytes)}-byte combined budget (${fmt(maxTotalBytes - used)} left)`;
-      diagnostics.push(diag('chain-over-budget', file, `CAR does not inline this file: ${fmt(bytes)} bytes would pass the ${fmt(maxTotalBytes)}-byte combined budget (maxTotalBytes), with ${fmt(maxTotalBytes - used)} left; the model only gets its path.`));
-    }
-    if (why) {
-      const pointer = `- ${relPath(root, file)} (${why})`;
-      listed.push({ file, why });
-      sources.push(base(file, { ...size, status: 'listed', injectedChars: sizes(pointer).chars, injectedBytes: sizes(pointer).bytes, reason: `Not inlined: ${why}. CAR lists its path so the model can read it with read_file.` }));
-      continue;
-    }
-    // [design] Greedy in path order: a later, smaller file still goes in if it fits.
-    used += bytes;
-    inlined++;
-    const block = `## ${dir} (${relPath(root, file)})\n\n${text}`;
-    blocks.push(block);
-    sources.push(base(file, { ...size, injectedChars: sizes(block).chars, injectedBytes: sizes(block).bytes, reason: `Tracked by git: inlined in the system prompt, labelled as the rules for ${dir}.` }));
-  }
-  let text: string | undefined;
-  if (blocks.length || listed.length) {
-    const parts = [HEADER, ...blocks];
-    if (listed.length) parts.push(`${LISTED}\n${listed.map((l) => `- ${relPath(root, l.file)} (${l.why})`).join('\n')}`);
-    text = parts.join('\n\n');
-  }
-  return { sources, diagnostics, text, used, trackedSet };
 }
 
 export const car: Profile = {

@@ -113,4 +113,37 @@ describe('car', () => {
     assert.deepEqual(statuses(c), ['excluded /r/a/AGENTS.md', 'unreadable /r/b/AGENTS.md']);
     assert.deepEqual(c.start, []);
   });
+
+  it('root files: an empty one is excluded, an unreadable one reported; untracked nested files listed root first, AGENTS.md before CLAUDE.md', () => {
+    const t = tree(
+      {
+        '/r/.git/HEAD': 'ref',
+        '/r/AGENTS.md': new Uint8Array([0xff]),
+        '/r/CLAUDE.md': '\n \n',
+        '/r/a/CLAUDE.md': 'a claude',
+        '/r/a/AGENTS.md': 'a agents',
+        '/r/a/b/AGENTS.md': 'b agents',
+        '/r/a/b/x.ts': '',
+        '/r/c/AGENTS.md': 'not on the way',
+      },
+      { tracked: ['/r/AGENTS.md', '/r/CLAUDE.md', '/r/a/b/x.ts'] },
+    );
+    const c = chainOf(t, 'car', '/r/a/b/x.ts', { launchDir: '/r' });
+    assert.deepEqual(statuses(c), [
+      'unreadable /r/AGENTS.md',
+      'excluded /r/CLAUDE.md',
+      'excluded /r/a/AGENTS.md',
+      'excluded /r/a/CLAUDE.md',
+      'excluded /r/a/b/AGENTS.md',
+    ]);
+    assert.match(c.sources[1].reason, /empty/);
+    assert.deepEqual(c.diagnostics.map((d) => [d.code, d.path]), [
+      ['not-utf8', '/r/AGENTS.md'],
+      ['untracked', '/r/a/AGENTS.md'],
+      ['untracked', '/r/a/CLAUDE.md'],
+      ['untracked', '/r/a/b/AGENTS.md'],
+    ]);
+    assert.deepEqual(c.start, []);
+    assert.equal(c.budget.used, 0);
+  });
 });
