@@ -22,6 +22,25 @@ export function fixedPart(pattern: string): { path: string; isFile: boolean } {
   return { path: fixed.join('/'), isFile: fixed.length === segments.length };
 }
 
+/**
+ * The agents' folders a project may hold (`.claude`, `.github`, `.cursor`…): the leading
+ * dot-folder of each fixed name behind the profiles' file patterns and evidence markers, and
+ * each agent's home folder name, which agents also keep per project (`.gemini/settings.json`,
+ * `.codex/config.toml`).
+ */
+export function agentFolders(profiles: readonly Pick<Profile, 'filePatterns' | 'evidence'>[]): Set<string> {
+  const out = new Set<string>();
+  for (const p of profiles) {
+    for (const pattern of [...p.filePatterns, ...p.evidence.markers]) {
+      const { path: fixed, isFile } = fixedPart(pattern);
+      const segments = fixed.split('/');
+      if (segments[0].startsWith('.') && (!isFile || segments.length > 1)) out.add(segments[0]);
+    }
+    if (p.evidence.homeDir) out.add(p.evidence.homeDir);
+  }
+  return out;
+}
+
 /** The fixed names behind a profile's patterns, files and folders, in pattern order. */
 export function fixedNames(profile: Pick<Profile, 'filePatterns'>): string[] {
   return [...new Set(profile.filePatterns.map((p) => fixedPart(p).path).filter((p) => p !== ''))];

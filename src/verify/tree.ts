@@ -3,7 +3,7 @@
 // is the real one with a prefix), holding
 //   - every file of each folder from the launch folder's ancestors down to the target (above the
 //     repository root only Markdown files: those folders are often the user's home);
-//   - the agents' dot-folders of those folders (.claude, .github, .gemini, …);
+//   - the agents' folders of those folders (.claude, .github, .gemini, …: see agentFolders);
 //   - what @imports reach, whether or not a profile models the import;
 //   - a `.git` where the repository root is (agents stop their walk there);
 // and a temporary home with the user instruction files only. Never copied: settings, hooks, MCP
@@ -17,6 +17,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { isInside } from '../core/paths';
+import { agentFolders } from '../core/patterns';
+import { PROFILES } from '../core/profiles';
 
 export interface TreeLimits {
   /** Largest file copied, in bytes. */
@@ -29,8 +31,8 @@ export interface TreeLimits {
 
 export const DEFAULT_LIMITS: TreeLimits = { maxFileBytes: 1024 * 1024, maxTotalBytes: 64 * 1024 * 1024, maxFiles: 5000 };
 
-/** The agents' folders inside a project folder. */
-const DOT_FOLDERS = ['.claude', '.github', '.gemini', '.codex', '.cursor', '.agents', '.claw', '.copilot'];
+/** The agents' folders inside a project folder, from the profiles' patterns and home folder names. */
+const DOT_FOLDERS = agentFolders(PROFILES);
 
 /** Folders inside dot-folders that are not instructions and may run code or hold state. */
 const SKIPPED_FOLDERS = new Set(['hooks', 'workflows', 'projects', 'todos', 'shell-snapshots', 'statsig', 'ide', 'logs', 'sessions', 'tmp', 'cache', 'extensions', 'node_modules', '.git']);
@@ -47,7 +49,7 @@ export function isDenied(name: string, parentName: string): string | undefined {
   if (n === 'settings.json' || n === 'settings.local.json' || n === 'managed-settings.json') return 'settings (only the keys a profile reads are written)';
   if (n === 'config.toml' || n === 'config.json' || n === '.claude.json') return 'settings (only the keys a profile reads are written)';
   if (n === '.git') return 'the real repository is not copied';
-  if (SKIPPED_FOLDERS.has(n) && DOT_FOLDERS.includes(parentName)) return n === 'hooks' ? 'hooks run code' : 'not instructions';
+  if (SKIPPED_FOLDERS.has(n) && DOT_FOLDERS.has(parentName)) return n === 'hooks' ? 'hooks run code' : 'not instructions';
   return undefined;
 }
 
@@ -172,7 +174,7 @@ class TreeCopier {
       const inProject = (isInside(dir, projectTop) || isInside(dir, this.req.launchDir)) && dir !== realHome;
       for (const name of safeList(dir)) {
         const p = path.join(dir, name);
-        if (DOT_FOLDERS.includes(name)) {
+        if (DOT_FOLDERS.has(name)) {
           if (inProject) this.copyEntry(p, true);
           continue;
         }

@@ -6,7 +6,7 @@ import { check, checkInSlices, listFiles } from '../../src/core/check';
 import { diag } from '../../src/core/diagnostics';
 import { newSource, setInjected } from '../../src/core/model';
 import { ancestors, folderOf } from '../../src/core/paths';
-import { fixedNames, governedFolder } from '../../src/core/patterns';
+import { agentFolders, fixedNames, governedFolder } from '../../src/core/patterns';
 import type { Profile } from '../../src/core/profile';
 import { PROFILES } from '../../src/core/profiles';
 import { readText } from '../../src/core/readText';
@@ -91,6 +91,8 @@ describe('a profile added in memory', () => {
 
   it('has its fixed names and governed folders read from its patterns', () => {
     assert.deepEqual(fixedNames(toy), ['TOY.md', '.toy/rules']);
+    // The verify tree copies the agents' folders of a project: the toy's is one of them.
+    assert.deepEqual([...agentFolders([toy])], ['.toy']);
     assert.equal(governedFolder('/r/a/.toy/rules/ts.md', toy.filePatterns), '/r/a');
     assert.equal(governedFolder('/r/a/TOY.md', toy.filePatterns), '/r/a');
   });

@@ -47,6 +47,8 @@ describe('verify: the temporary tree', () => {
       '.gemini/settings.json': '{"context":{"fileName":["AGENTS.md"]},"mcpServers":{"y":{}}}\n',
       '.github/copilot-instructions.md': 'Copilot.\n',
       '.github/workflows/ci.yml': 'on: push\n',
+      '.crush/rules/go.md': 'Crush rules, read by claw-code@head.\n',
+      '.unknown/notes.md': 'No agent reads this folder.\n',
       'docs/style.md': 'Style.\n',
       'docs/other.md': 'Not on the way.\n',
       'packages/api/CLAUDE.md': 'API.\n',
@@ -80,13 +82,14 @@ describe('verify: the temporary tree', () => {
   it('mirrors the layout: every file of each folder down to the target, the dot-folders, what imports reach', () => {
     const files = listing(tree.fsRoot).map((f) => '/' + f);
     const rel = (p: string) => path.join(repo, p);
-    for (const p of ['CLAUDE.md', 'AGENTS.md', 'README.md', 'package.json', '.claude/rules/ts.md', '.github/copilot-instructions.md', 'docs/style.md', 'packages/api/CLAUDE.md', 'packages/api/src/x.ts']) {
+    for (const p of ['CLAUDE.md', 'AGENTS.md', 'README.md', 'package.json', '.claude/rules/ts.md', '.github/copilot-instructions.md', '.crush/rules/go.md', 'docs/style.md', 'packages/api/CLAUDE.md', 'packages/api/src/x.ts']) {
       assert.ok(files.includes(rel(p)), `${p} is copied`);
     }
     assert.ok(files.includes(path.join(tmp, 'work', 'shared/POLICY.md')), 'an import outside the repository is copied');
     assert.ok(files.includes(path.join(tmp, 'work', 'notes.md')), 'Markdown above the repository is copied');
     assert.ok(!files.includes(path.join(tmp, 'work', 'script.sh')), 'only Markdown above the repository');
     assert.ok(!files.includes(rel('docs/other.md')), 'a folder off the way is not copied whole');
+    assert.ok(!files.includes(rel('.unknown/notes.md')), 'a dot-folder no profile names is not copied');
     assert.ok(!files.includes(rel('packages/web/CLAUDE.md')), 'a sibling package is not copied');
     assert.ok(files.includes(path.join(home, '.claude/CLAUDE.md')), 'user instruction files go to the temporary home');
     assert.ok(fs.existsSync(path.join(tree.toTemp(repo), '.git', 'HEAD')), 'a repository where the real one is');
