@@ -295,21 +295,29 @@ class Session {
 function findGuidance(s: Session): { rootItems: Item[]; groups: Group[]; guidanceDirs: Map<string, string[]> } {
   const reader = new GuidanceReader(s);
   // Every guidance file and skill of the commit read from git at once, not one `git show` each.
-  if (s.isRepo) prefetch(s, (s.committedList ?? []).filter((f) => GUIDANCE.includes(path.basename(f)) || path.basename(f) === 'SKILL.md'));
+  if (s.isRepo) prefetch(s, (s.committedList ?? []).filter((f) => f.endsWith('.md') && (GUIDANCE.includes(path.basename(f)) || path.basename(f) === 'SKILL.md')));
   // Root files, in this order: AGENTS.md, CLAUDE.md, then what they import.
   const rootItems = reader.group(s.root, GUIDANCE.map((n) => path.join(s.root, n)));
   // Directories with guidance in the commit, nearest the root first.
   const guidanceDirs = s.atCommit('dirs', () => {
     const dirs = new Map<string, string[]>();
     for (const f of s.committedList ?? []) {
-      if (!GUIDANCE.includes(path.basename(f)) || path.dirname(f) === s.root || !isInside(f, s.root)) continue;
+      // Most of a large repository's files end otherwise: the cheap test first.
+      if (!f.endsWith('.md') || !GUIDANCE.includes(path.basename(f)) || path.dirname(f) === s.root || !isInside(f, s.root)) continue;
       const d = path.dirname(f);
       dirs.set(d, [...(dirs.get(d) ?? []), f]);
     }
     return dirs;
   });
-  const depthOf = (d: string) => s.rel(d).split('/').length;
-  const dirOrder = [...guidanceDirs.keys()].sort((a, b) => depthOf(a) - depthOf(b) || Buffer.compare(Buffer.from(s.rel(a)), Buffer.from(s.rel(b))));
+  // Each folder's sort key made once: in the comparator, `rel` and a Buffer per comparison cost
+  // seconds on a repository with a thousand guidance folders.
+  const dirOrder = s.atCommit('dirOrder', () => {
+    const keyed = [...guidanceDirs.keys()].map((dir) => {
+      const rel = s.rel(dir);
+      return { dir, depth: rel.split('/').length, bytes: Buffer.from(rel) };
+    });
+    return keyed.sort((a, b) => a.depth - b.depth || Buffer.compare(a.bytes, b.bytes)).map((k) => k.dir);
+  });
   const groups: Group[] = dirOrder.map((dir) => ({
     dir,
     items: reader.group(dir, GUIDANCE.map((n) => path.join(dir, n)).filter((f) => guidanceDirs.get(dir)!.includes(f))),
