@@ -154,3 +154,29 @@ describe('symlink-loop: check outside git says where a link leads back up', () =
     assert.deepEqual(result.diagnostics.filter((d) => d.code === 'symlink-loop').map((d) => d.path).sort(), ['/r/a/up', '/r/loop']);
   });
 });
+
+describe('budget used is what the start render holds (property test, seed 20261201 case 99: scaling reported 32,768 bytes for a 56-byte render)', () => {
+  const committedTree = (files: Record<string, string>) => tree({ '/r/.git/HEAD': 'ref: refs/heads/main\n', ...files }, { tracked: Object.keys(files), committed: files });
+  const systemBytes = (c: ReturnType<typeof chainOf>) => c.start.filter((p) => p.where === 'system').reduce((n, p) => n + Buffer.byteLength(p.text), 0);
+
+  it('scaling: a committed CLAUDE.md of 45,000 blank lines gives nothing and counts nothing', () => {
+    const c = chainOf(committedTree({ '/r/CLAUDE.md': '\n'.repeat(45_000), '/r/AGENTS.md': 'Use tabs.\n' }), 'scaling', '/r/x.ts', { launchDir: '/r' });
+    const claude = c.sources.find((s) => s.path === '/r/CLAUDE.md')!;
+    assert.equal(claude.injectedBytes, 0);
+    assert.equal(c.budget.used, Buffer.byteLength('Use tabs.\n'));
+    assert.equal(c.budget.used, systemBytes(c));
+  });
+
+  it('scaling: a root file cut where its first 32 KB are blank lines still sends the blank bytes it counts', () => {
+    const c = chainOf(committedTree({ '/r/AGENTS.md': '\n'.repeat(40_000) + 'Rules.\n' }), 'scaling', '/r/x.ts', { launchDir: '/r' });
+    assert.equal(c.sources[0].status, 'truncated');
+    assert.equal(c.budget.used, 32_768);
+    assert.equal(c.budget.used, systemBytes(c));
+  });
+
+  it('scaling: directory guidance elsewhere is not counted as used (`used` was 10 while the chain listed no source of it)', () => {
+    const c = chainOf(committedTree({ '/r/z/AGENTS.md': 'z'.repeat(10) }), 'scaling', '/r/a/x.ts', { launchDir: '/r' });
+    assert.deepEqual(c.sources.map((s) => s.path), []);
+    assert.equal(c.budget.used, 0);
+  });
+});

@@ -150,8 +150,8 @@ interface Repository {
   /** Why a directory's guidance is left out, for the directories whose guidance is. */
   dirReason: Map<Group, string>;
   skillItems: SkillItem[];
-  /** Bytes of the 32 KB limit left once root and directory guidance are taken. */
-  remaining: number;
+  /** Bytes of the 32 KB limit the root guidance takes: what the start render holds of it. */
+  usedAtStart: number;
   leftOut: string[];
   notFound: string[];
 }
@@ -182,7 +182,10 @@ function readRepository(s: Session): Repository {
   const leftOut = allItems.filter((it) => it.source.status === 'omitted' || it.source.status === 'unreadable').map((it) => s.rel(it.source.path));
   const notFound = allItems.filter((it) => it.source.status === 'missing').map((it) => s.rel(it.source.path));
   const groupOf = new Map(groups.map((g) => [g.dir, g]));
-  return { rootItems, groups, groupOf, guidanceDirs, dirReason: dirs.dirReason, skillItems, remaining: dirs.remaining, leftOut, notFound };
+  // Directory guidance draws on the same 32 KB, but arrives only on read and only for its own
+  // folder: `used` counts what the start render holds (the root guidance), not a directory the
+  // chain may not even list.
+  return { rootItems, groups, groupOf, guidanceDirs, dirReason: dirs.dirReason, skillItems, usedAtStart: LIMIT - remaining, leftOut, notFound };
 }
 
 /**
@@ -409,7 +412,10 @@ class GuidanceReader {
     for (const f of stripped.inFence) {
       diags.push(diag('import-in-code', file, `@${f.written} is inside a code fence, so it is not an import: the agent receives the line as written.`, { text: r.text, start: f.start, end: f.end }, { target: path.resolve(path.dirname(real), f.written) }));
     }
-    const item: Item = { source: s.source(file, kind, scope, { ...extra, ...size, status: 'loaded' }), content: stripped.content, stripped, text: r.text, diagnostics: diags, late, top };
+    // A file left with nothing but white space once its import lines are gone gives the agent
+    // nothing (no part is rendered for it): it takes nothing of the limit either.
+    const content = stripped.content.trim() ? stripped.content : '';
+    const item: Item = { source: s.source(file, kind, scope, { ...extra, ...size, status: 'loaded' }), content, stripped, text: r.text, diagnostics: diags, late, top };
     out.push(item);
     return item;
   }
@@ -610,7 +616,7 @@ function cutRootFile(item: Item, remaining: number): void {
 }
 
 /** Directories nearest the root first: at most 64, each whole within what is left, none after a cut root file. */
-function budgetDirectories(s: Session, groups: Group[], remaining: number, rootCut: boolean): { remaining: number; dirReason: Map<Group, string> } {
+function budgetDirectories(s: Session, groups: Group[], remaining: number, rootCut: boolean): { dirReason: Map<Group, string> } {
   const dirReason = new Map<Group, string>();
   groups.forEach((g, i) => {
     const fault = g.items.find((it) => it.fault);
@@ -638,7 +644,7 @@ function budgetDirectories(s: Session, groups: Group[], remaining: number, rootC
         : `Added when the agent first reads or edits a file in ${s.rel(g.dir)}/ (not when it only runs commands there); applies only there.`;
     }
   });
-  return { remaining, dirReason };
+  return { dirReason };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -664,8 +670,8 @@ function render(s: Session, repo: Repository): ProfileResult {
   for (const it of repo.rootItems) {
     chain.add(it);
     // A file left with nothing once its import lines are gone (a CLAUDE.md holding only
-    // @AGENTS.md) gives the agent nothing: no part.
-    if (it.content?.trim() && (it.source.status === 'loaded' || it.source.status === 'truncated')) chain.start.push({ where: 'system', text: it.content });
+    // @AGENTS.md) gives the agent nothing: no part (its content is '', see GuidanceReader.visit).
+    if (it.content && (it.source.status === 'loaded' || it.source.status === 'truncated')) chain.start.push({ where: 'system', text: it.content });
   }
   renderDirectories(s, repo, chain);
   for (const skill of repo.skillItems) {
@@ -678,7 +684,7 @@ function render(s: Session, repo: Repository): ProfileResult {
   if (line) chain.start.push(line);
   return {
     sources: chain.sources,
-    budget: { unit: 'bytes', limit: LIMIT, perFile: null, used: LIMIT - repo.remaining },
+    budget: { unit: 'bytes', limit: LIMIT, perFile: null, used: repo.usedAtStart },
     diagnostics: chain.diagnostics,
     start: chain.start,
     onRead: chain.onRead,
@@ -706,7 +712,7 @@ function renderDirectories(s: Session, repo: Repository, chain: Chain): void {
     for (const it of g.items) {
       if (it.top && it.source.status === 'on-read') chain.onRead.push({ where: 'message', text: `Following ${s.rel(it.source.path)} for work in ${s.rel(g.dir)}/` });
     }
-    for (const it of g.items) if (it.source.status === 'on-read' && it.content?.trim()) chain.onRead.push({ where: 'after-tool-result', text: it.content });
+    for (const it of g.items) if (it.source.status === 'on-read' && it.content) chain.onRead.push({ where: 'after-tool-result', text: it.content });
   }
 }
 
