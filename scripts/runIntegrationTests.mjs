@@ -221,10 +221,18 @@ function measurePage() {
   const rows = [...(sidebar?.querySelectorAll('.pane-body .monaco-list-row') ?? [])].map((row) => {
     const container = row.querySelector('.monaco-icon-label-container');
     const name = row.querySelector('.label-name');
+    const description = row.querySelector('.label-description');
+    const right = (el) => el?.getBoundingClientRect().right ?? Infinity;
     return {
       label: text(name),
-      description: text(row.querySelector('.label-description')),
-      fits: !!container && fits(container) && name.getBoundingClientRect().right <= container.getBoundingClientRect().right + 0.5,
+      description: text(description),
+      // The label whole: VS Code cuts the description first, then the label, with an ellipsis.
+      fits: !!container && !!name && right(name) <= right(container) + 0.5,
+      descriptionFits: !!container && fits(container) && (!description || right(description) <= right(container) + 0.5),
+      // The label's width and the room its row leaves it, in pixels: how far a cut label is from fitting.
+      expanded: row.getAttribute('aria-expanded'),
+      labelWidth: Math.round(name?.getBoundingClientRect().width ?? 0),
+      room: Math.round(container ? container.getBoundingClientRect().right - (name?.getBoundingClientRect().left ?? 0) : 0),
     };
   });
   const codeLenses = [...document.querySelectorAll('.monaco-editor .codelens-decoration')].map((lens) => {

@@ -72,7 +72,7 @@ export class ChainTreeProvider implements vscode.TreeDataProvider<ChainNode> {
     // The file's name and its status lead, so a narrow sidebar still shows both; the folder
     // follows, and the tooltip has the rest.
     const item = new vscode.TreeItem(
-      path.basename(source.path),
+      rowName(source.path),
       node.children.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
     );
     item.id = `source:${node.index}:${source.path}`;
@@ -145,6 +145,18 @@ function countAll(nodes: readonly SourceNode[]): number {
   return nodes.reduce((n, c) => n + 1 + countAll(c.children), 0);
 }
 
+/**
+ * A row's label: the file's name, a `*.instructions.md` by what comes before that suffix, as
+ * VS Code's chat names these files (getCleanPromptName). The suffix is the same on every such file,
+ * and would push the part that tells them apart past the edge of the default side bar. A name
+ * still too long is cut at its end, as in the Explorer; the tooltip has the whole path.
+ */
+export function rowName(file: string): string {
+  const name = path.basename(file);
+  const stem = name.replace(/\.instructions\.md$/i, '');
+  return stem || name;
+}
+
 /** The one word a row leads with: what happened to the file. */
 function statusWord(source: Source): string {
   return source.sentTwice ? 'sent twice' : STATUS_LABEL[source.status];
@@ -156,8 +168,8 @@ function statusWord(source: Source): string {
  * the tooltip; a row stays short enough for the default sidebar width.
  */
 function describe(source: Source, { chain }: ActiveChain): string {
-  const name = path.basename(source.path);
-  const others = new Set(chain.sources.filter((s) => s.path !== source.path && path.basename(s.path) === name).map((s) => s.path));
+  const name = rowName(source.path);
+  const others = new Set(chain.sources.filter((s) => s.path !== source.path && rowName(s.path) === name).map((s) => s.path));
   if (!others.size) return statusWord(source);
   // A folder above the launch dir by its name (`loaded · workspace`), not as `..`.
   const folders = (p: string) => {

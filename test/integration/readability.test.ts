@@ -2,8 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { InstructionLensApi } from '../../src/extension';
 import { profileName } from '../../src/vscode/format';
-import { api, closeEditors, open, remove, setting, showView, treeRows, until, untilTree, write } from './helpers';
-import { measure, type PageMeasure } from './screenshot';
+import { api, closeEditors, open, remove, setting, showView, tooltipOf, treeRows, until, untilTree, write } from './helpers';
+import { measure, screenshot, type PageMeasure } from './screenshot';
 
 /** A folder deep enough that its whole path would not fit the side bar. */
 const DEEP = 'packages/api/src/routes/admin/reports/quarterly/exports';
@@ -18,7 +18,8 @@ async function measureUntil(ready: (m: PageMeasure) => unknown, what: string): P
       return last && ready(last) ? last : false;
     }, what, 20_000);
   } catch (e) {
-    assert.fail(`${(e as Error).message}\nthe page showed: ${JSON.stringify(last, null, 1)}`);
+    const picture = await screenshot(`readability-failed-${what}`).catch(() => undefined);
+    assert.fail(`${(e as Error).message}\nthe page showed (${picture ?? 'no screenshot'}): ${JSON.stringify(last, null, 1)}`);
   }
 }
 
@@ -29,7 +30,9 @@ function rendered(m: PageMeasure): string[] {
 
 // The user-visible promise of a narrow side bar: measured in the real page, at VS Code's default
 // window size and side bar width, with Playwright (through the runner).
-describe('readable at the default window size', () => {
+describe('readable at the default window size', function () {
+  // Each test waits for the workbench to paint, up to 20 s a measure.
+  this.timeout(60_000);
   let lens: InstructionLensApi;
 
   before(async function () {
@@ -59,12 +62,40 @@ describe('readable at the default window size', () => {
     // Nothing resized the side bar: VS Code's default, about 300 px.
     assert.ok(m.sidebar.width > 200 && m.sidebar.width <= 320, `side bar ${m.sidebar.width} px`);
     assert.deepEqual(rendered(m), expected.map((r) => r.trim()), 'the page shows the tree the extension built');
-    assert.deepEqual(m.rows.filter((r) => !r.fits), [], 'rows cut at the side bar\'s edge');
+    assert.deepEqual(m.rows.filter((r) => !r.fits || !r.descriptionFits), [], 'rows cut at the side bar\'s edge');
     assert.ok(m.sidebar.titleFits, `the view title "${m.sidebar.title}" is cut`);
     // Files that never load are apart, each with its reason word, not under "At start".
     const notLoaded = expected.slice(expected.findIndex((r) => r.startsWith('Not loaded')));
     assert.ok(notLoaded.some((r) => /^ {2}missing-export-guide\.md — missing$/.test(r)), notLoaded.join('\n'));
     assert.ok(notLoaded.some((r) => /^ {2}background-jobs\.md — not matched$/.test(r)), notLoaded.join('\n'));
+  });
+
+  it('shows a long file name whole, for every agent that lists it', async () => {
+    // File names as long as real repositories give them. VS Code's chat names a
+    // `*.instructions.md` by what comes before the suffix every such file shares; so do the rows.
+    const rule = `${DEEP}/.claude/rules/database-migrations-policy.md`;
+    const instructions = '.github/instructions/frontend-components.instructions.md';
+    write(rule, '---\npaths:\n  - "**/*.ts"\n---\nMigrations are reversible.\n');
+    write(instructions, '---\napplyTo: "**/*.ts"\n---\nOne component a file.\n');
+    try {
+      await open(`${DEEP}/streamQuarterlyRevenueByRegion.ts`);
+      await showView(lens);
+      for (const [agent, file, label] of [
+        ['claude-code', rule, 'database-migrations-policy.md'],
+        ['copilot', instructions, 'frontend-components'],
+      ]) {
+        await lens.model.selectAgent(agent);
+        const row = await untilTree(lens, (rows) => rows.some((r) => r.trim().startsWith(`${label} — `)), `${agent}'s chain with ${label}`);
+        const shown = row.find((r) => r.trim().startsWith(`${label} — `))!.trim();
+        assert.ok(tooltipOf(lens, shown).startsWith(`**${file}**`), `the tooltip names the whole path: ${tooltipOf(lens, shown)}`);
+        const expected = treeRows(lens);
+        const m = await measureUntil((x) => x.rows.length === expected.length && x.rows.some((r) => r.label === label), `${label} rendered`);
+        assert.deepEqual(m.rows.filter((r) => !r.fits), [], `labels cut at the side bar's edge (${agent}): ${JSON.stringify(m.rows)}`);
+      }
+    } finally {
+      remove(rule);
+      remove('.github');
+    }
   });
 
   it('keeps each CodeLens within the editor, also on a long path', async () => {

@@ -16,7 +16,8 @@ export async function screenshot(name: string, clip?: { x: number; y: number; wi
 export interface PageMeasure {
   window: { width: number; height: number };
   sidebar: { width: number; title: string; titleFits: boolean };
-  rows: { label: string; description: string; fits: boolean }[];
+  /** `fits`: the label is whole; `descriptionFits`: so is the description after it. */
+  rows: { label: string; description: string; fits: boolean; descriptionFits: boolean; expanded: string | null; labelWidth: number; room: number }[];
   codeLenses: { text: string; fits: boolean }[];
   statusBar: { id: string; text: string }[];
   panel: string;
