@@ -1,0 +1,44 @@
+// The table of the extension's figures in VS Code (scripts/bench/vscode.mjs), each beside the
+// same window without the extension, and the goals they are judged by.
+
+/** The watcher's debounce and the diagnostics' delay after it (src/vscode/watcher.ts, diagnostics.ts). */
+export const DEBOUNCE_MS = 150 + 300;
+
+const f = (n) => (n === undefined ? '–' : n >= 100 ? n.toFixed(0) : n.toFixed(1));
+
+/** Prints the table; returns the goals as { what, figure, limit, unit }. */
+export function reportVscode({ with: w, without: b, bundleBytes }, print) {
+  const rows = [
+    ['activate()', `${f(w.activationMs)} ms`, '–'],
+    ['first chain, after activation', `${f(w.firstChainMs)} ms`, '–'],
+    ['the chain view meanwhile', w.viewWhileWorking ?? '(nothing)', '–'],
+    ['first diagnostics (whole-workspace check), after activation', `${f(w.firstDiagnosticsMs)} ms`, '–'],
+    [`editor switch, shown, p95 (${w.switch.count} files)`, `${f(w.switch.shown.p95)} ms`, `${f(b.switch.shown.p95)} ms`],
+    ['editor switch, chain following the shown editor, p50 / p95', `${f(w.switch.lag.p50)} / ${f(w.switch.lag.p95)} ms`, '–'],
+    ['an edit on disk to an instruction file outside the chain: its diagnostic shown, p50 / max', `${f(w.edit.appear.p50)} / ${f(w.edit.appear.max)} ms`, '–'],
+    ['… and gone after the edit is undone, p50 / max', `${f(w.edit.clear.p50)} / ${f(w.edit.clear.max)} ms`, '–'],
+    ['extension host event-loop delay, longest, start-up', `${f(w.startup.maxMs)} ms`, `${f(b.startup.maxMs)} ms`],
+    ['extension host event-loop delay, longest, switches', `${f(w.switchLoop.maxMs)} ms`, `${f(b.switchLoop.maxMs)} ms`],
+    ['extension host event-loop delay, longest, edits', `${f(w.editLoop.maxMs)} ms`, `${f(b.editLoop.maxMs)} ms`],
+    ['extension host event-loop delay, p99, whole run', `${f(w.whole.p99Ms)} ms`, `${f(b.whole.p99Ms)} ms`],
+    ['extension host memory (RSS) at the end', `${f(w.rssMb)} MB`, `${f(b.rssMb)} MB`],
+    ['extension host JS heap at the end', `${f(w.heapMb)} MB`, `${f(b.heapMb)} MB`],
+    ['inotify watches, extension host', `${w.watches.extensionHost}`, `${b.watches.extensionHost}`],
+    ['inotify watches, every process of the VS Code server', `${w.watches.group}`, `${b.watches.group}`],
+    ['bundle (dist/extension.js)', `${(bundleBytes / 1024).toFixed(0)} KB`, '–'],
+  ];
+  print('| figure | with the extension | without (baseline window) |');
+  print('|---|---:|---:|');
+  for (const [what, a, c] of rows) print(`| ${what} | ${a} | ${c} |`);
+  print(`(debounce before a re-check: ${DEBOUNCE_MS} ms; "after the debounce" below is the figure minus it)`);
+  return [
+    { what: 'activate()', figure: w.activationMs, limit: 50, unit: 'ms' },
+    { what: 'first chain, after activation', figure: w.firstChainMs, limit: 1000, unit: 'ms' },
+    { what: 'editor switch: chain after the editor, p95', figure: w.switch.lag.p95, limit: 50, unit: 'ms' },
+    { what: 'edit → its diagnostic, after the debounce, max', figure: Math.max(0, w.edit.appear.max - DEBOUNCE_MS), limit: 300, unit: 'ms' },
+    { what: 'longest event-loop delay beyond the baseline window\'s', figure: Math.max(0, w.whole.maxMs - b.whole.maxMs), limit: 50, unit: 'ms' },
+    { what: 'memory (RSS) over the baseline window', figure: w.rssMb - b.rssMb, limit: 50, unit: 'MB' },
+    { what: 'inotify watches added by the extension host', figure: w.watches.extensionHost - b.watches.extensionHost, limit: 50, unit: 'watches' },
+    { what: 'bundle size', figure: bundleBytes / 1024, limit: 500, unit: 'KB' },
+  ];
+}

@@ -1,0 +1,234 @@
+// The in-editor half of `npm run bench` (scripts/bench/vscode.mjs): loaded by VS Code as the
+// extension tests' entry (extensionTestsPath), so it runs inside the extension host it measures.
+// The same entry runs in two windows on the same tree: one with Instruction Lens, one without
+// (the baseline), and does the same things in both — open a file, switch between files, edit
+// an instruction file on disk — while it samples the extension host's event loop. The extension
+// itself ships nothing for this: everything is read from outside it, through its API.
+//
+// Its configuration is a JSON file named by IL_BENCH_VSCODE (see `Config`); it writes its figures
+// as JSON to `config.out`.
+import * as fs from 'node:fs';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import * as vscode from 'vscode';
+import type { InstructionLensApi } from '../../../src/extension';
+
+interface Config {
+  /** Whether this window has the extension (else it is the baseline window). */
+  withExtension: boolean;
+  /** The file opened first, whose chain is the first one. */
+  first: string;
+  /** Files to switch between, in order (each a different folder). */
+  switches: string[];
+  /** An instruction file outside the first file's chain, edited on disk to break an import. */
+  edit: string;
+  /** How many times the edit is made (and undone). */
+  edits: number;
+  /** Where the figures go. */
+  out: string;
+}
+
+const EXTENSION_ID = 'instruction-lens.instruction-lens';
+
+export async function run(): Promise<void> {
+  const config = JSON.parse(fs.readFileSync(process.env.IL_BENCH_VSCODE!, 'utf8')) as Config;
+  const result: Record<string, unknown> = {};
+  try {
+    await measure(config, result);
+  } catch (e) {
+    result.error = e instanceof Error ? e.stack ?? e.message : String(e);
+  }
+  fs.writeFileSync(config.out, JSON.stringify(result, null, 2));
+}
+
+/** Event-loop delay over a phase: the longest block and the 99th percentile, in ms. */
+function loopMonitor() {
+  const histogram = monitorEventLoopDelay({ resolution: 10 });
+  histogram.enable();
+  return {
+    stop() {
+      histogram.disable();
+      // The histogram counts the delay on top of its resolution, in nanoseconds.
+      return { maxMs: histogram.max / 1e6, p99Ms: histogram.percentile(99) / 1e6 };
+    },
+  };
+}
+
+async function measure(config: Config, result: Record<string, unknown>): Promise<void> {
+  const whole = loopMonitor();
+  // Let the window finish starting (its own indexing, other extensions) the same way in both.
+  await settle();
+  result.startRssMb = mb(process.memoryUsage().rss);
+
+  const openStarted = performance.now();
+  await show(config.first);
+  result.openMs = performance.now() - openStarted;
+
+  const startup = loopMonitor();
+  let lens: InstructionLensApi | undefined;
+  if (config.withExtension) {
+    const extension = vscode.extensions.getExtension<InstructionLensApi>(EXTENSION_ID);
+    if (!extension) throw new Error('the extension is not installed in this window');
+    if (extension.isActive) throw new Error('the extension was active before the bench activated it: activation cannot be timed');
+    const activating = performance.now();
+    lens = await extension.activate();
+    const activated = performance.now();
+    result.activationMs = activated - activating;
+    // What the chain view says meanwhile (the first chain comes after activation).
+    result.viewWhileWorking = lens.chainView.view.message;
+    await waitFor(() => lens!.model.current?.uri.fsPath === config.first && lens!.model.current.chain.sources.length > 0, 'the first chain', 120_000);
+    result.firstChainMs = performance.now() - activated;
+    result.firstChainSources = lens.model.current!.chain.sources.length;
+    // The whole-workspace check that follows activation, until its first diagnostics are out.
+    const checked = await waitFor(() => countDiagnostics() > 0, 'the first diagnostics', 300_000).then(
+      () => performance.now() - activated,
+      () => undefined,
+    );
+    result.firstDiagnosticsMs = checked;
+  }
+  await settle();
+  result.startup = startup.stop();
+
+  const switching = loopMonitor();
+  result.switch = await switches(config, lens);
+  result.switchLoop = switching.stop();
+
+  const editing = loopMonitor();
+  result.edit = await edits(config, lens);
+  result.editLoop = editing.stop();
+
+  await settle();
+  result.whole = whole.stop();
+  const memory = process.memoryUsage();
+  result.rssMb = mb(memory.rss);
+  result.heapMb = mb(memory.heapUsed);
+  result.watches = inotifyWatches();
+  result.diagnostics = countDiagnostics();
+}
+
+/** Each switch: the editor shown (both windows), and in the extension's window the chain following it. */
+async function switches(config: Config, lens: InstructionLensApi | undefined) {
+  const shown: number[] = [];
+  const chained: number[] = [];
+  /** From the editor shown to the chain following it: the extension's own part of a switch. */
+  const lag: number[] = [];
+  const files = [...config.switches, config.first];
+  for (const file of files) {
+    const started = performance.now();
+    await show(file);
+    shown.push(performance.now() - started);
+    if (lens) {
+      await waitFor(() => lens.model.current?.uri.fsPath === file, `the chain of ${file}`, 60_000);
+      chained.push(performance.now() - started);
+      lag.push(chained[chained.length - 1] - shown[shown.length - 1]);
+    }
+  }
+  return { count: files.length, shown: stats(shown), chained: lens ? stats(chained) : undefined, lag: lens ? stats(lag) : undefined };
+}
+
+/**
+ * An instruction file outside the active chain gets a broken `@import` on disk, and loses it
+ * again: how long until its diagnostic appears and goes. In the baseline window the same writes
+ * happen; there is nothing to wait for.
+ */
+async function edits(config: Config, lens: InstructionLensApi | undefined) {
+  const original = fs.readFileSync(config.edit, 'utf8');
+  const uri = vscode.Uri.file(config.edit);
+  const appear: number[] = [];
+  const clear: number[] = [];
+  const broken = (n: number) => `missing-bench-${n}.md`;
+  const has = (n: number) => vscode.languages.getDiagnostics(uri).some((d) => d.message.includes(broken(n)));
+  try {
+    for (let n = 0; n < config.edits; n++) {
+      let started = performance.now();
+      fs.writeFileSync(config.edit, `${original}\n@${broken(n)}\n`);
+      if (lens) {
+        await waitFor(() => has(n), `the diagnostic of ${broken(n)}`, 120_000);
+        appear.push(performance.now() - started);
+      } else await sleep(500);
+      started = performance.now();
+      fs.writeFileSync(config.edit, original);
+      if (lens) {
+        await waitFor(() => !has(n), `the diagnostic of ${broken(n)} to go`, 120_000);
+        clear.push(performance.now() - started);
+      } else await sleep(500);
+    }
+  } finally {
+    fs.writeFileSync(config.edit, original);
+  }
+  return lens ? { appear: stats(appear), clear: stats(clear) } : undefined;
+}
+
+async function show(file: string): Promise<void> {
+  const doc = await vscode.workspace.openTextDocument(file);
+  await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.One });
+}
+
+function countDiagnostics(): number {
+  return vscode.languages.getDiagnostics().reduce((n, [, ds]) => n + ds.filter((d) => d.source === 'instruction-lens').length, 0);
+}
+
+/**
+ * The inotify watches held by this process (the extension host) and by every process of its
+ * process group (the VS Code server, its file watcher and other helpers), from /proc/<pid>/fdinfo.
+ */
+function inotifyWatches(): { extensionHost: number; group: number } {
+  const watchesOf = (pid: string) => {
+    let n = 0;
+    let fds: string[];
+    try {
+      fds = fs.readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      return 0;
+    }
+    for (const fd of fds) {
+      try {
+        if (fs.readlinkSync(`/proc/${pid}/fd/${fd}`) !== 'anon_inode:inotify') continue;
+        n += fs.readFileSync(`/proc/${pid}/fdinfo/${fd}`, 'utf8').split('\n').filter((l) => l.startsWith('inotify wd:')).length;
+      } catch {
+        // closed meanwhile
+      }
+    }
+    return n;
+  };
+  const groupOf = (pid: string) => {
+    try {
+      // The fields after the command name (which may hold spaces): state, ppid, pgrp.
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2];
+    } catch {
+      return undefined;
+    }
+  };
+  const group = groupOf('self');
+  let inGroup = 0;
+  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) if (groupOf(pid) === group) inGroup += watchesOf(pid);
+  return { extensionHost: watchesOf(String(process.pid)), group: inGroup };
+}
+
+function stats(xs: number[]) {
+  const s = [...xs].sort((a, b) => a - b);
+  const at = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
+  return { p50: at(0.5), p95: at(0.95), max: s[s.length - 1] };
+}
+
+/** Quiet for a moment: the same pause in both windows before each phase is measured. */
+function settle(): Promise<void> {
+  return sleep(3000);
+}
+
+async function waitFor(probe: () => boolean, what: string, timeoutMs: number): Promise<void> {
+  const started = Date.now();
+  while (!probe()) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+    // Short: the figures are only as fine as this step.
+    await sleep(5);
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function mb(bytes: number): number {
+  return bytes / (1 << 20);
+}
