@@ -12,9 +12,8 @@ import { PROFILES } from '../core/profiles';
 
 /** How long the watcher waits for a burst of changes to end before it reports them. */
 const DEBOUNCE_MS = 150;
-/** How often the paths outside the workspace folders are looked at. */
+/** How often the paths outside the workspace whose folder does not exist yet are looked at. */
 const POLL_MS = 1000;
-/** Folders never worth watching: huge, and never holding instructions an agent reads. */
 /** A watched folder outside the workspace (a rules folder) is looked at this deep, this wide. */
 const FOLDER_DEPTH = 3;
 const FOLDER_ENTRIES = 500;
@@ -22,18 +21,22 @@ const FOLDER_ENTRIES = 500;
 /**
  * Tells when anything an agent may read changes: one debounced event with the changed paths.
  *
- * The agents read files the workspace's own watcher never sees (~/.claude/CLAUDE.md, managed
- * policy files, CLAUDE.md files in folders above the workspace, imports anywhere), so:
- * - chokidar watches each workspace folder, keeping only directories (minus .git and
- *   node_modules) and files that match an enabled profile's `filePatterns` or that a feature
- *   `track()`s (imports, missing import targets). chokidar reports creations, edits,
- *   deletions and renames; folder events count too, since a folder created with files already
- *   in it may not report them.
- * - the exact paths outside the folders (every profile's `globalPaths`, the candidate files
- *   in the folders above each workspace folder and above a file outside the workspace, tracked
- *   paths) are stat-ed once a second. There are a few hundred at most; polling them never
- *   watches a whole home directory, and it sees a file appear in a folder that did not exist
- *   yet, which chokidar's watch of a missing path misses about one time in four (tried here).
+ * What it costs must not grow with the workspace's folders, so each kind of path is watched by
+ * what watches it for the least:
+ * - Inside the workspace folders: VS Code's own file watcher (`createFileSystemWatcher`), which
+ *   shares the workbench's one recursive watch of each folder: no watch handle of ours. Its
+ *   events are kept when an agent's pattern matches the path, when a feature `track()`s it
+ *   (imports, missing import targets), or when a folder appears or goes (a folder moved in with
+ *   files already in it reports only itself). Files created, deleted or renamed through the
+ *   editor (a quick fix creating a missing import) are also reported at once, from the
+ *   workspace's file operation events, without waiting for the disk watcher.
+ * - Outside them (every profile's `globalPaths`, the candidate files in the folders above each
+ *   workspace folder and above a file outside the workspace, tracked paths): chokidar, on the
+ *   folder holding each exact path, keeping only those paths (and, for a folder such as
+ *   `~/.claude/rules`, what is inside it). A path whose folder does not exist yet is stat-ed
+ *   once a second until it does: a watch of a missing path misses its creation about one time
+ *   in four (tried here). Paths newly watched are looked at again once the watch is ready, so
+ *   a file created while chokidar was starting is not missed.
  * Every change lands in one debounced event per burst: a branch switch touching thousands of
  * files causes one refresh. Unsaved edits come from the editor's document events.
  */
@@ -42,18 +45,18 @@ export class InstructionWatcher implements vscode.Disposable {
   /** Fires once a burst of changes settles, with the paths that changed. */
   readonly onDidChange = this.emitter.event;
 
-  private chokidar: FSWatcher | undefined;
   private folders: string[] = [];
-  /** Whether a path relative to its workspace folder matches any agent's pattern: compiled once per restart, since chokidar asks for every file of the folders. */
+  /** VS Code's watchers of the workspace folders (one each). */
+  private folderWatchers: vscode.Disposable[] = [];
+  /** Whether a path relative to its workspace folder matches any agent's pattern: compiled once per restart. */
   private matchesPattern: (rel: string) => boolean = () => false;
   /** Exact paths from the profiles (global paths, candidates above the folders). */
   private baseExact: string[] = [];
   /** Exact paths asked for by features, by owner. */
   private readonly tracked = new Map<string, readonly string[]>();
   private exact = new Set<string>();
-  /** What each polled path looked like last time (see `signature`). */
-  private polled = new Map<string, string>();
-  private readonly poller = setInterval(() => this.poll(), POLL_MS);
+  /** The exact paths outside the workspace folders, watched by `outside`. */
+  private readonly outside = new OutsideWatcher((p) => this.note(p));
 
   private pending = new Set<string>();
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -71,6 +74,10 @@ export class InstructionWatcher implements vscode.Disposable {
       vscode.workspace.onDidSaveTextDocument((doc) => this.noteDocument(doc)),
       // Closing a dirty document drops its unsaved text: what the agents would read changes back.
       vscode.workspace.onDidCloseTextDocument((doc) => this.noteDocument(doc)),
+      // Files the editor itself creates, deletes or renames (quick fixes, the explorer): known now.
+      vscode.workspace.onDidCreateFiles((e) => e.files.forEach((uri) => this.noteFolderEvent(uri, true))),
+      vscode.workspace.onDidDeleteFiles((e) => e.files.forEach((uri) => this.noteFolderEvent(uri, false))),
+      vscode.workspace.onDidRenameFiles((e) => e.files.forEach(({ oldUri, newUri }) => (this.noteFolderEvent(oldUri, false), this.noteFolderEvent(newUri, true)))),
     );
     this.restart();
   }
@@ -94,12 +101,16 @@ export class InstructionWatcher implements vscode.Disposable {
     return this.matchesPattern(rel);
   }
 
+  /** The OS watch handles this watcher holds (chokidar's, outside the workspace): for the log and the bench. */
+  get watchedFolders(): number {
+    return this.outside.watchedFolders;
+  }
+
   private noteDocument(doc: vscode.TextDocument): void {
     if (doc.uri.scheme === 'file' && this.isInstructionPath(doc.uri.fsPath)) this.note(doc.uri.fsPath);
   }
 
   private restart(): void {
-    void this.chokidar?.close();
     const profiles = this.settings.enabledProfiles();
     const home = this.settings.home();
     this.folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
@@ -111,46 +122,59 @@ export class InstructionWatcher implements vscode.Disposable {
       ...profiles.flatMap((p) => p.globalPaths({ home, platform: process.platform, env: process.env })),
       ...this.folders.flatMap((f) => (path.dirname(f) === f ? [] : ancestorCandidates(path.dirname(f), profiles))),
     ];
+    for (const w of this.folderWatchers) w.dispose();
+    this.folderWatchers = this.folders.map((folder) => this.watchFolder(folder));
     this.exact = new Set();
-    this.chokidar = watch(this.folders, { ignoreInitial: true, ignored: (p, stats) => !this.keep(p, stats) });
-    this.chokidar.on('all', (_event, p) => this.note(p));
-    this.chokidar.on('error', () => {
-      // An unreadable folder or a watch limit: the rest keeps working; a refresh still works.
-    });
     this.updateExact();
   }
 
+  /**
+   * One VS Code watcher for everything in a workspace folder. The extension host receives every
+   * event of the workbench's watcher and matches globs itself, so one `**\/*` filtered here costs
+   * what a watcher per agent pattern would, and also sees tracked files and folders.
+   */
+  private watchFolder(folder: string): vscode.Disposable {
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(folder), '**/*'));
+    return vscode.Disposable.from(
+      watcher,
+      watcher.onDidCreate((uri) => this.noteFolderEvent(uri, true)),
+      watcher.onDidChange((uri) => {
+        if (this.keep(uri.fsPath)) this.note(uri.fsPath);
+      }),
+      watcher.onDidDelete((uri) => this.noteFolderEvent(uri, false)),
+    );
+  }
+
+  /**
+   * A path created or deleted: kept when it is one the agents may read, or when it is a folder
+   * (a folder moved in or out reports only itself, not the instruction files inside it). A
+   * deleted path cannot be asked what it was: one without an extension is taken for a folder.
+   */
+  private noteFolderEvent(uri: vscode.Uri, created: boolean): void {
+    if (uri.scheme !== 'file') return;
+    const p = uri.fsPath;
+    if (this.keep(p)) return this.note(p);
+    if (!this.folderOf(p) || isSkipped(this.relative(p))) return;
+    if (created ? isDirectory(p) : path.extname(p) === '') this.note(p);
+  }
+
   private updateExact(): void {
-    const exact = new Set([...this.baseExact, ...[...this.tracked.values()].flat()].map((p) => path.resolve(p)));
-    const added = [...exact].filter((p) => !this.exact.has(p));
-    this.exact = exact;
-    // Inside a folder, chokidar skipped a tracked file that matches no pattern: ask for it now.
-    const inside = added.filter((p) => this.folderOf(p));
-    if (inside.length) this.chokidar?.add(inside);
-    const polled = new Map<string, string>();
-    for (const p of exact) if (!this.folderOf(p)) polled.set(p, this.polled.get(p) ?? signature(p));
-    this.polled = polled;
+    this.exact = new Set([...this.baseExact, ...[...this.tracked.values()].flat()].map((p) => path.resolve(p)));
+    this.outside.watch([...this.exact].filter((p) => !this.folderOf(p)));
   }
 
-  private poll(): void {
-    for (const [p, before] of this.polled) {
-      const now = signature(p);
-      if (now === before) continue;
-      this.polled.set(p, now);
-      this.note(p);
-    }
-  }
-
-  /** The filter chokidar applies to every path it meets in a workspace folder. */
-  private keep(p: string, stats?: Stats): boolean {
+  /** Whether a change to a path in a workspace folder concerns the agents. */
+  private keep(p: string): boolean {
+    if (this.exact.has(p)) return true;
     const folder = this.folderOf(p);
-    if (!folder) return !!this.folders.find((f) => f.startsWith(`${p}/`)); // chokidar also looks at the folders' parents
-    const rel = path.relative(folder, p).split(path.sep).join('/');
-    if (rel === '') return true;
-    if (rel.split('/').some((s) => SKIP_DIRS.has(s))) return false;
-    // chokidar asks once without stats: keep the path until it knows what it is.
-    if (!stats || stats.isDirectory()) return true;
-    return this.exact.has(p) || this.matchesPattern(rel);
+    if (!folder) return false;
+    const rel = this.relative(p);
+    return rel !== '' && !isSkipped(rel) && this.matchesPattern(rel);
+  }
+
+  private relative(p: string): string {
+    const folder = this.folderOf(p);
+    return folder ? path.relative(folder, p).split(path.sep).join('/') : p;
   }
 
   private folderOf(p: string): string | undefined {
@@ -169,10 +193,123 @@ export class InstructionWatcher implements vscode.Disposable {
 
   dispose(): void {
     clearTimeout(this.timer);
-    clearInterval(this.poller);
-    void this.chokidar?.close();
+    this.outside.dispose();
+    for (const w of this.folderWatchers) w.dispose();
     this.emitter.dispose();
     for (const d of this.disposables) d.dispose();
+  }
+}
+
+/**
+ * The exact paths outside the workspace folders. chokidar watches the folder holding each path
+ * that has one (one watch handle per such folder, plus the inside of a watched folder such as
+ * `~/.claude/rules`); the rest are polled until their folder appears.
+ */
+class OutsideWatcher {
+  private chokidar: FSWatcher | undefined;
+  private paths = new Set<string>();
+  /** The folders chokidar watches: the existing parents of `paths`. */
+  private parents = new Set<string>();
+  /** Paths whose folder does not exist yet, and what they looked like last time (see `signature`). */
+  private polled = new Map<string, string>();
+  private readonly poller = setInterval(() => this.poll(), POLL_MS);
+
+  constructor(private readonly onChange: (p: string) => void) {}
+
+  get watchedFolders(): number {
+    return this.parents.size;
+  }
+
+  /** Watch exactly these paths from now on. */
+  watch(paths: readonly string[]): void {
+    const next = new Set(paths);
+    if (next.size === this.paths.size && [...next].every((p) => this.paths.has(p))) return;
+    this.paths = next;
+    this.rewatch();
+  }
+
+  private rewatch(): void {
+    const parents = new Set<string>();
+    const polled = new Map<string, string>();
+    for (const p of this.paths) {
+      const parent = path.dirname(p);
+      if (isDirectory(parent)) parents.add(parent);
+      else polled.set(p, this.polled.get(p) ?? signature(p));
+    }
+    this.polled = polled;
+    const added = [...parents].filter((d) => !this.parents.has(d));
+    const removed = [...this.parents].filter((d) => !parents.has(d));
+    this.parents = parents;
+    if (!this.chokidar && parents.size) this.start();
+    if (removed.length) this.chokidar?.unwatch(removed);
+    if (added.length && this.chokidar) {
+      // What the new paths look like now: compared once the watch is surely up (chokidar reports
+      // nothing that happened before it was), so a file created meanwhile is reported.
+      const watched = [...this.paths].filter((p) => added.includes(path.dirname(p)));
+      const before = new Map(watched.map((p) => [p, signature(p)]));
+      this.chokidar.add(added);
+      setTimeout(() => {
+        for (const [p, was] of before) if (this.paths.has(p) && signature(p) !== was) this.onChange(p);
+      }, POLL_MS);
+    }
+  }
+
+  private start(): void {
+    this.chokidar = watch([], { ignoreInitial: true, depth: FOLDER_DEPTH + 1, ignored: (p) => !this.wanted(p) });
+    this.chokidar.on('all', (event, p) => {
+      if (this.paths.has(p) || this.insideWatchedFolder(p)) this.onChange(p);
+      // A watched folder went away: its paths are polled until it is back.
+      if (event === 'unlinkDir' && this.parents.has(p)) this.rewatch();
+    });
+    this.chokidar.on('error', () => {
+      // An unreadable folder or a watch limit: the rest keeps working; a refresh still works.
+    });
+  }
+
+  /**
+   * What chokidar may look at: the watched folders, the exact paths in them, and what is inside
+   * an exact folder; and the folders above a watched folder, which chokidar also asks about.
+   */
+  private wanted(p: string): boolean {
+    if (this.parents.has(p) || this.paths.has(p) || this.insideWatchedFolder(p)) return true;
+    const prefix = p.endsWith('/') ? p : `${p}/`;
+    for (const parent of this.parents) if (parent.startsWith(prefix)) return true;
+    return false;
+  }
+
+  private insideWatchedFolder(p: string): boolean {
+    for (let d = path.dirname(p); d !== path.dirname(d); d = path.dirname(d)) if (this.paths.has(d)) return true;
+    return false;
+  }
+
+  private poll(): void {
+    let appeared = false;
+    for (const [p, before] of this.polled) {
+      if (isDirectory(path.dirname(p))) appeared = true;
+      const now = signature(p);
+      if (now === before) continue;
+      this.polled.set(p, now);
+      this.onChange(p);
+    }
+    // A folder now exists: its paths move to chokidar.
+    if (appeared) this.rewatch();
+  }
+
+  dispose(): void {
+    clearInterval(this.poller);
+    void this.chokidar?.close();
+  }
+}
+
+function isSkipped(rel: string): boolean {
+  return rel.split('/').some((s) => SKIP_DIRS.has(s));
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
   }
 }
 
