@@ -45,6 +45,8 @@ export class ActiveChainModel implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   /** Unsaved text cannot create a `.git`: the plain disk answers where the repository is. */
   private readonly disk = new NodeFileSystem();
+  /** Set until the first chain is resolved: activation returns first, and the view says it is working. */
+  private starting: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly state: vscode.Memento,
@@ -64,7 +66,14 @@ export class ActiveChainModel implements vscode.Disposable {
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.refresh()),
     );
     this.activeUri = fileOf(vscode.window.activeTextEditor);
-    this.refresh();
+    // The first chain reads the disk and git: after activation returns, so the editor and the
+    // other extensions starting beside this one do not wait for it (the view says it is working).
+    this.starting = setTimeout(() => this.refresh());
+  }
+
+  /** Whether the first chain is still on its way. */
+  get working(): boolean {
+    return this.starting !== undefined;
   }
 
   /** The chain for the active file and the selected agent. */
@@ -123,6 +132,8 @@ export class ActiveChainModel implements vscode.Disposable {
 
   /** Something a chain reads changed: drop every cached chain and answer, and resolve the active one again. */
   refresh(): void {
+    clearTimeout(this.starting);
+    this.starting = undefined;
     this.cache.clear();
     this.host = undefined;
     this.update();
@@ -141,6 +152,7 @@ export class ActiveChainModel implements vscode.Disposable {
   }
 
   private followEditor(): void {
+    if (this.working) return void (this.activeUri = fileOf(vscode.window.activeTextEditor) ?? this.activeUri);
     const editor = vscode.window.activeTextEditor;
     // A non-file editor (our preview or diff, output) keeps the chain, and so does a moment
     // with no active editor while editors switch; once no file is open at all, it clears.
@@ -195,6 +207,7 @@ export class ActiveChainModel implements vscode.Disposable {
   }
 
   dispose(): void {
+    clearTimeout(this.starting);
     this.emitter.dispose();
     for (const d of this.disposables) d.dispose();
   }

@@ -243,7 +243,7 @@ export function registerChainView(model: ActiveChainModel, verifications: Verifi
     const profile = model.profile;
     if (!active) {
       view.description = undefined;
-      view.message = undefined;
+      view.message = model.working ? 'Reading the instruction files…' : undefined;
       return;
     }
     const { chain } = active;
