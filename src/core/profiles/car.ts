@@ -149,9 +149,13 @@ function nestedInstructions(ctx: ResolveContext, root: string, tracked: string[]
  * root named exactly CLAUDE.md or AGENTS.md, in git's order (sorted by path, bytewise).
  */
 function findNested(root: string, tracked: string[] | undefined): string[] {
+  // The cheap `.md` test first (most of a large repository's files fail it), and each file's sort
+  // key made once: `relPath` and a Buffer per comparison cost seconds on a thousand nested files.
   return (tracked ?? [])
-    .filter((f) => NAMES.has(path.basename(f)) && path.dirname(f) !== root)
-    .sort((a, b) => Buffer.compare(Buffer.from(relPath(root, a)), Buffer.from(relPath(root, b))));
+    .filter((f) => f.endsWith('.md') && NAMES.has(path.basename(f)) && path.dirname(f) !== root)
+    .map((file) => ({ file, key: Buffer.from(relPath(root, file)) }))
+    .sort((a, b) => Buffer.compare(a.key, b.key))
+    .map((k) => k.file);
 }
 
 /** A file past a budget: why, for the model's list and the chain's reason. */
