@@ -130,6 +130,11 @@ export class ActiveChainModel implements vscode.Disposable {
     return chain;
   }
 
+  /** What this change's chains read through: for other readers of the same files (the diagnostics' suppression comments), read once per change. */
+  get readHost(): Host {
+    return this.hostNow();
+  }
+
   /** Something a chain reads changed: drop every cached chain and answer, and resolve the active one again. */
   refresh(): void {
     clearTimeout(this.starting);

@@ -1,7 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { refreshHost } from '../core/chain';
+import { resolveChain } from '../core/chain';
+import { governedFolder } from '../core/patterns';
+import { isInside } from '../core/paths';
 import { checkInSlices } from '../core/check';
 import { SnapshotGitIndex } from '../core/git';
 import { readConfig, suppress } from '../core/config';
@@ -9,13 +11,14 @@ import { RULES, ruleHelpUri } from '../core/diagnostics';
 import { mergeDiagnostics } from '../core/merge';
 import type { Diagnostic } from '../core/model';
 import type { ActiveChainModel } from './activeChain';
-import { coreHost } from './host';
 import type { Settings } from './settings';
 import type { InstructionWatcher } from './watcher';
 
 export const DIAGNOSTIC_SOURCE = 'instruction-lens';
 /** Lint runs after the disk settles; a whole-workspace check costs more than one chain. */
 const CHECK_DELAY_MS = 300;
+/** A change to more instruction files than this (a branch switch) is left to the whole-workspace pass. */
+const QUICK_LOOK_FILES = 20;
 
 const SEVERITY: Record<Diagnostic['severity'], vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -49,7 +52,10 @@ class InstructionDiagnostics implements vscode.Disposable {
   ) {
     this.disposables.push(
       model.onDidChange(() => this.publish()),
-      watcher.onDidChange(() => this.schedule()),
+      watcher.onDidChange((paths) => {
+        this.schedule();
+        void this.lookAt(paths);
+      }),
       settings.onDidChange((e) => {
         if (settings.changed(e, ['diagnostics.enabled']) || settings.changedChains(e)) this.schedule();
         else if (settings.changed(e, ['diagnostics.disabledCodes'])) this.publish();
@@ -74,6 +80,49 @@ class InstructionDiagnostics implements vscode.Disposable {
   }
 
   /**
+   * The instruction files a change touched, checked at once while the whole-workspace pass waits
+   * for its turn: each enabled agent's chain for the folder a file governs, read through this
+   * change's cache (shared with the active chain and the pass), one chain per turn of the event
+   * loop. Their problems replace the file's until the pass (which also tests rules' globs against
+   * every file) replaces them all. A burst of many files waits for the pass.
+   */
+  private async lookAt(paths: readonly string[]): Promise<void> {
+    if (!this.settings.get('diagnostics.enabled')) return;
+    const files = paths.filter((p) => this.watcher.isInstructionPath(p) && vscode.workspace.getWorkspaceFolder(vscode.Uri.file(p)));
+    if (!files.length || files.length > QUICK_LOOK_FILES) return;
+    const generation = this.generation;
+    const found: Diagnostic[] = [];
+    for (const file of files) {
+      const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file))!;
+      const profiles = this.settings.enabledProfiles(folder.uri);
+      const target = governedFolder(file, profiles.flatMap((p) => p.filePatterns));
+      const launchDir = this.launchDirOf(folder, target);
+      if (!isInside(target, launchDir)) continue;
+      for (const profile of profiles) {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (generation !== this.generation) return;
+        const chain = resolveChain(
+          { profile, target, launchDir, home: this.settings.home(folder.uri), env: process.env, settings: this.settings.profileSettings(profile.id, folder.uri) },
+          this.model.readHost,
+        );
+        found.push(...chain.diagnostics.filter((d) => d.path === file));
+      }
+    }
+    const touched = new Set(files);
+    // Only the pass knows which rule globs match no file: those stay as they were.
+    this.workspace = [...this.workspace.filter((d) => !touched.has(d.path) || d.code === 'glob-no-match'), ...found];
+    this.publish();
+  }
+
+  /** Where the agent starts for a folder, as the chain view resolves it. */
+  private launchDirOf(folder: vscode.WorkspaceFolder, dir: string): string {
+    const mode = this.settings.get('launchDirectory', folder.uri);
+    if (mode === 'workspaceFolder') return folder.uri.fsPath;
+    if (mode === 'fileFolder') return dir;
+    return this.model.readHost.git.root(folder.uri.fsPath) ?? folder.uri.fsPath;
+  }
+
+  /**
    * Off the critical path of the extension host: git lists the folder while the host waits, and
    * the pass runs in short slices (`checkInSlices`), so other extensions and the editor never wait
    * long for it; a newer change cancels it.
@@ -85,7 +134,9 @@ class InstructionDiagnostics implements vscode.Disposable {
     if (this.settings.get('diagnostics.enabled')) {
       for (const folder of vscode.workspace.workspaceFolders ?? []) {
         if (folder.uri.scheme !== 'file') continue;
-        const host = refreshHost(coreHost());
+        // This change's cache, shared with the active chain and the quick look: each file, listing and
+        // git answer is read once per change.
+        const host = this.model.readHost;
         const gitRoot = host.git.root(folder.uri.fsPath);
         if (gitRoot && host.git instanceof SnapshotGitIndex) await host.git.listAhead(gitRoot);
         if (stale()) return;
@@ -112,9 +163,12 @@ class InstructionDiagnostics implements vscode.Disposable {
     this.byPlace = new Map();
     if (!this.settings.get('diagnostics.enabled')) return this.watcher.track('diagnostics', []);
     const disabled = new Set(this.settings.get('diagnostics.disabledCodes'));
+    // Read through this change's cache: publishing follows every editor switch, and would read
+    // every file with a problem (suppression comments, real paths) again each time.
+    const files = this.model.readHost.fs;
     // One entry per problem: agents that agree are named together, a symlink's problem is shown at its file.
     let all = mergeDiagnostics([...this.workspace, ...(this.model.current?.chain.diagnostics ?? [])], {
-      realPath: (p) => coreHost().fs.realPath(p),
+      realPath: (p) => files.realPath(p),
       root: (file) => vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file))?.uri.fsPath,
       home: this.settings.home(),
     }).filter((d) => !disabled.has(d.code));
@@ -123,10 +177,10 @@ class InstructionDiagnostics implements vscode.Disposable {
     const disabledHere = (file: string) => {
       const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file))?.uri.fsPath;
       if (!folder) return [];
-      if (!configs.has(folder)) configs.set(folder, readConfig(coreHost().fs, folder, { agents: [], codes: Object.keys(RULES) }).disable);
+      if (!configs.has(folder)) configs.set(folder, readConfig(files, folder, { agents: [], codes: Object.keys(RULES) }).disable);
       return configs.get(folder)!;
     };
-    all = suppress(all, coreHost().fs).filter((d) => !disabledHere(d.path).includes(d.code));
+    all = suppress(all, files).filter((d) => !disabledHere(d.path).includes(d.code));
     const byFile = new Map<string, Diagnostic[][]>();
     for (const d of all) {
       const group = [d];

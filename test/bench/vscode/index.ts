@@ -64,6 +64,10 @@ async function measure(config: Config, result: Record<string, unknown>): Promise
   result.openMs = performance.now() - openStarted;
 
   const startup = loopMonitor();
+  // Registered before the extension's own listener, so it runs first: from this stamp to the
+  // model's change is the extension's synchronous work on an editor switch.
+  let editorChanged = 0;
+  const stamp = vscode.window.onDidChangeActiveTextEditor(() => (editorChanged = performance.now()));
   let lens: InstructionLensApi | undefined;
   if (config.withExtension) {
     const extension = vscode.extensions.getExtension<InstructionLensApi>(EXTENSION_ID);
@@ -78,19 +82,27 @@ async function measure(config: Config, result: Record<string, unknown>): Promise
     await waitFor(() => lens!.model.current?.uri.fsPath === config.first && lens!.model.current.chain.sources.length > 0, 'the first chain', 120_000);
     result.firstChainMs = performance.now() - activated;
     result.firstChainSources = lens.model.current!.chain.sources.length;
-    // The whole-workspace check that follows activation, until its first diagnostics are out.
+    // The first problems shown (the active chain's own, or the whole-workspace check's).
     const checked = await waitFor(() => countDiagnostics() > 0, 'the first diagnostics', 300_000).then(
       () => performance.now() - activated,
       () => undefined,
     );
     result.firstDiagnosticsMs = checked;
   }
+  const followed: number[] = [];
+  const follow = lens?.model.onDidChange(() => {
+    if (editorChanged) followed.push(performance.now() - editorChanged);
+    editorChanged = 0;
+  });
   await settle();
   result.startup = startup.stop();
 
   const switching = loopMonitor();
-  result.switch = await switches(config, lens);
+  followed.length = 0;
+  result.switch = { ...(await switches(config, lens)), followed: lens ? stats(followed) : undefined };
   result.switchLoop = switching.stop();
+  follow?.dispose();
+  stamp.dispose();
 
   const editing = loopMonitor();
   result.edit = await edits(config, lens);
