@@ -12,6 +12,13 @@ import { PROFILES } from '../core/profiles';
 
 /** How long the watcher waits for a burst of changes to end before it reports them. */
 const DEBOUNCE_MS = 150;
+/**
+ * VS Code's disk watcher hands its events to the extension host in chunks of 100, 200 ms apart
+ * (a throttle in the workbench's watcher): after a full chunk, more of the same burst is coming,
+ * so the report waits past the next chunk rather than firing between two.
+ */
+const WATCHER_CHUNK = 100;
+const WATCHER_CHUNK_WAIT_MS = 300;
 /** How often the paths outside the workspace whose folder does not exist yet are looked at. */
 const POLL_MS = 1000;
 /** A watched folder outside the workspace (a rules folder) is looked at this deep, this wide. */
@@ -60,6 +67,9 @@ export class InstructionWatcher implements vscode.Disposable {
 
   private pending = new Set<string>();
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** The chunk of VS Code watcher events coming in now, and when the last full one came. */
+  private chunk = { at: 0, count: 0 };
+  private fullChunkAt = -Infinity;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly settings: Settings) {
@@ -137,12 +147,26 @@ export class InstructionWatcher implements vscode.Disposable {
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(folder), '**/*'));
     return vscode.Disposable.from(
       watcher,
-      watcher.onDidCreate((uri) => this.noteFolderEvent(uri, true)),
+      watcher.onDidCreate((uri) => {
+        this.countEvent();
+        this.noteFolderEvent(uri, true);
+      }),
       watcher.onDidChange((uri) => {
+        this.countEvent();
         if (this.keep(uri.fsPath)) this.note(uri.fsPath);
       }),
-      watcher.onDidDelete((uri) => this.noteFolderEvent(uri, false)),
+      watcher.onDidDelete((uri) => {
+        this.countEvent();
+        this.noteFolderEvent(uri, false);
+      }),
     );
+  }
+
+  /** Every event of VS Code's watcher, kept or not: a chunk's events arrive together. */
+  private countEvent(): void {
+    const now = performance.now();
+    if (now - this.chunk.at > 50) this.chunk = { at: now, count: 0 };
+    if (++this.chunk.count >= WATCHER_CHUNK) this.fullChunkAt = now;
   }
 
   /**
@@ -183,12 +207,19 @@ export class InstructionWatcher implements vscode.Disposable {
 
   private note(p: string): void {
     this.pending.add(p);
+    this.arm(DEBOUNCE_MS);
+  }
+
+  private arm(ms: number): void {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
+      // A full chunk of a burst came in lately: the rest of the burst is due.
+      const wait = this.fullChunkAt + WATCHER_CHUNK_WAIT_MS - performance.now();
+      if (wait > 0) return this.arm(wait);
       const paths = [...this.pending];
       this.pending = new Set();
       this.emitter.fire(paths);
-    }, DEBOUNCE_MS);
+    }, ms);
   }
 
   dispose(): void {
