@@ -174,6 +174,21 @@ describe('budget used is what the start render holds (property test, seed 202612
     assert.equal(c.budget.used, systemBytes(c));
   });
 
+  it('scaling: a problem found in the committed text is not placed past the end of a shorter work-tree file (property test: import-missing at line 4,000 of a 1-line file)', () => {
+    const committed = { '/r/AGENTS.md': 'Rules.\n'.repeat(4000) + '@docs/notes.md\n' };
+    const t = tree({ '/r/.git/HEAD': 'ref: refs/heads/main\n', '/r/AGENTS.md': 'Rules.\n' }, { tracked: ['/r/AGENTS.md'], committed });
+    const c = chainOf(t, 'scaling', '/r/x.ts', { launchDir: '/r' });
+    const missing = c.diagnostics.find((d) => d.code === 'import-missing')!;
+    assert.deepEqual([missing.line, missing.endLine], [0, 0]);
+    assert.ok(c.diagnostics.some((d) => d.code === 'not-committed' && d.path === '/r/AGENTS.md'));
+    // Where the work tree has the same line, the range stays on it.
+    const same = chainOf(tree({ '/r/.git/HEAD': 'ref: refs/heads/main\n', '/r/AGENTS.md': committed['/r/AGENTS.md'] + 'More.\n' }, { tracked: ['/r/AGENTS.md'], committed }), 'scaling', '/r/x.ts', { launchDir: '/r' });
+    assert.equal(same.diagnostics.find((d) => d.code === 'import-missing')!.line, 4000);
+    // A work-tree file that is no longer text (a NUL byte) has no line to point at either.
+    const binary = chainOf(tree({ '/r/.git/HEAD': 'ref: refs/heads/main\n', '/r/AGENTS.md': 'x\0y\n' }, { tracked: ['/r/AGENTS.md'], committed }), 'scaling', '/r/x.ts', { launchDir: '/r' });
+    assert.equal(binary.diagnostics.find((d) => d.code === 'import-missing')!.line, 0);
+  });
+
   it('scaling: directory guidance elsewhere is not counted as used (`used` was 10 while the chain listed no source of it)', () => {
     const c = chainOf(committedTree({ '/r/z/AGENTS.md': 'z'.repeat(10) }), 'scaling', '/r/a/x.ts', { launchDir: '/r' });
     assert.deepEqual(c.sources.map((s) => s.path), []);

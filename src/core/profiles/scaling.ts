@@ -658,15 +658,33 @@ class Chain {
   readonly start: RenderPart[] = [];
   readonly onRead: RenderPart[] = [];
 
+  constructor(private readonly s: Session) {}
+
   add(it: Item): void {
     if (it.content !== undefined && (it.source.status === 'loaded' || it.source.status === 'truncated' || it.source.status === 'on-read')) setInjected(it.source, it.content);
     this.sources.push(it.source);
-    this.diagnostics.push(...(it.late?.() ?? []), ...it.diagnostics);
+    this.diagnostics.push(...(it.late?.() ?? []), ...this.onWorkTree(it));
+  }
+
+  /**
+   * An item's diagnostics are placed in its committed text. Where the work tree holds other text
+   * (the not-committed warning says so), a range whose lines differ there is moved to the file's
+   * start: the editor shows the work tree, and a range past its end points at nothing.
+   */
+  private onWorkTree(it: Item): Diagnostic[] {
+    if (it.text === undefined || !it.diagnostics.some((d) => d.line || d.column || d.endLine || d.endColumn)) return it.diagnostics;
+    const work = this.s.workText(it.source.path);
+    if (work === it.text || (work === undefined && this.s.ctx.fs.stat(it.source.path)?.type !== 'file')) return it.diagnostics;
+    const committedLines = it.text.split('\n');
+    // A work-tree file that is not text (binary, too large) has no line to keep.
+    const workLines = work?.split('\n') ?? [];
+    const same = (line: number) => line < workLines.length && workLines[line] === committedLines[line];
+    return it.diagnostics.map((d) => (same(d.line) && same(d.endLine) ? d : { ...d, line: 0, column: 0, endLine: 0, endColumn: 0 }));
   }
 }
 
 function render(s: Session, repo: Repository): ProfileResult {
-  const chain = new Chain();
+  const chain = new Chain(s);
   for (const it of repo.rootItems) {
     chain.add(it);
     // A file left with nothing once its import lines are gone (a CLAUDE.md holding only

@@ -110,14 +110,20 @@ function assertChain(profile: Profile, c: Chain, fs: FileSystem): void {
     // A lossy read turns one bad byte into U+FFFD (three bytes): measure the text the agent reads.
     const size = text === undefined ? { chars: s.chars, bytes: s.bytes } : { chars: Math.max(s.chars, charCount(text)), bytes: Math.max(s.bytes, byteCount(text)) };
     if (INLINES_IMPORTS.has(profile.id)) {
-      const imports = c.sources.filter((x) => x.importedBy === s.path);
+      // Every file it pulls in, at any depth (Gemini CLI's flat format inlines them all).
+      const imports: Source[] = [];
+      for (let level = [s.path]; level.length; ) {
+        const next = c.sources.filter((x) => x.importedBy !== undefined && level.includes(x.importedBy) && !imports.includes(x));
+        imports.push(...next);
+        level = next.map((x) => x.path);
+      }
       // Each `@` reference is replaced by what it imports between two comments naming it
       // (`<!-- Imported from: p -->`, `--- File: p ---` …), or by one comment saying why not
-      // (`<!-- Import failed: p - … -->`): per reference, a wrapper and the largest import.
+      // (`<!-- Import failed: p - … -->`): per reference, a wrapper and all it may pull in.
       const wrapper = 2 * Math.max(units(unit, s.path), ...imports.map((x) => units(unit, x.path))) + 200;
-      const largest = Math.max(0, ...imports.map((x) => injected(unit, x)));
+      const all = imports.reduce((n, x) => n + injected(unit, x) + wrapper, 0);
       const refs = text === undefined ? imports.length : text.split('@').length - 1;
-      const room = wrapper + refs * (wrapper + largest);
+      const room = wrapper + (refs + 1) * (wrapper + all);
       assert.ok(injected(unit, s) <= (unit === 'chars' ? size.chars : size.bytes) + room, `${s.path} injects ${injected(unit, s)} > ${unit === 'chars' ? size.chars : size.bytes} + imports ${room}`);
     } else if (LABELS_SOURCES.has(profile.id)) {
       assert.ok(s.injectedChars <= size.chars + label('chars', s), `${s.path} injects ${s.injectedChars} chars > ${size.chars} + its label`);
@@ -193,7 +199,7 @@ export function outcomes(c: Chain, checked?: { code: string }[]): string[] {
 /** One case: build the tree, resolve the chain twice, check every invariant; returns its outcomes. */
 export function runCase({ spec, profile: id, withCheck }: Case): string[] {
   const profile = findProfile(id)!;
-  const t = build(spec);
+  const t = build(spec, profile.mainFile ?? 'AGENTS.md');
   const before = snapshot(t.fs);
   const host: Host = { fs: readOnly(t.fs), git: t.git };
   const target = t.targets[spec.target % t.targets.length];

@@ -81,21 +81,29 @@ const line: fc.Arbitrary<Line> = fc.oneof(
   { weight: 1, arbitrary: fc.string({ maxLength: 12 }).map((text): Line => ({ kind: 'text', text })) },
 );
 
-const file: fc.Arbitrary<FileSpec> = fc.record(
-  {
-    folder: fc.constantFrom(...FOLDERS),
-    name: fc.constantFrom(...NAMES),
-    frontmatter: fc.constantFrom(...FRONTMATTER),
-    lines: fc.array(line, { maxLength: 8 }),
-    crlf: fc.boolean(),
-    bom: fc.boolean(),
-    bad: fc.constantFrom('nul', 'invalid-utf8', 'truncated-utf8'),
-    // A large file (about 45 KB) costs five times a small one: one file in sixteen.
-    large: fc.nat({ max: 15 }).map((n) => n === 0),
-    committed: fc.constantFrom('no', 'same', 'different'),
-  },
-  { requiredKeys: ['folder', 'name', 'lines', 'crlf', 'bom', 'large', 'committed'] },
-);
+/** One value of `common` most of the time, else one of `rare`: odd cases stay a minority, so most trees load something. */
+function mostly<T>(common: fc.Arbitrary<T>, rare: fc.Arbitrary<T>, commonWeight = 3): fc.Arbitrary<T> {
+  return fc.oneof({ weight: commonWeight, arbitrary: common }, { weight: 1, arbitrary: rare });
+}
+
+/**
+ * Half the files are named after the main file of the profile under test (`MAIN`, laid out by
+ * `build`), so most trees give the agent something to load; the rest take any name.
+ */
+export const MAIN = 'MAIN';
+
+const file: fc.Arbitrary<FileSpec> = fc.record({
+  folder: mostly(fc.constant(''), fc.constantFrom(...FOLDERS), 1),
+  name: mostly(fc.constant(MAIN), fc.constantFrom(...NAMES), 1),
+  frontmatter: mostly(fc.constant(undefined), fc.constantFrom(...FRONTMATTER), 2),
+  lines: fc.array(line, { maxLength: 8 }),
+  crlf: mostly(fc.constant(false), fc.constant(true)),
+  bom: mostly(fc.constant(false), fc.constant(true), 5),
+  bad: mostly(fc.constant(undefined), fc.constantFrom('nul' as const, 'invalid-utf8' as const, 'truncated-utf8' as const), 7),
+  // A large file (about 45 KB) costs five times a small one: one file in sixteen.
+  large: fc.nat({ max: 15 }).map((n) => n === 0),
+  committed: fc.constantFrom('no', 'same', 'different'),
+});
 
 const LINK_SOURCES = ['a/CLAUDE.md', 'CLAUDE.md', 'linked', 'a/linked', 'a/b/up', '.claude/rules/l.md', 'pkg/AGENTS.md', '.agents/skills'];
 const LINK_TARGETS = ['AGENTS.md', '.', '..', 'a', '/outside', '/outside/dir', 'nowhere.md', 'a/b', '../..', '.claude/skills'];
@@ -103,7 +111,7 @@ const LINK_TARGETS = ['AGENTS.md', '.', '..', 'a', '/outside', '/outside/dir', '
 export const treeSpec: fc.Arbitrary<TreeSpec> = fc.record({
   files: fc.array(file, { minLength: 1, maxLength: 7 }),
   home: fc.array(fc.record({ name: fc.constantFrom(...HOME_FILES), lines: fc.array(line, { maxLength: 3 }) }), { maxLength: 2 }),
-  links: fc.array(fc.record({ from: fc.constantFrom(...LINK_SOURCES), to: fc.constantFrom(...LINK_TARGETS) }), { maxLength: 3 }),
+  links: mostly(fc.constant([]), fc.array(fc.record({ from: fc.constantFrom(...LINK_SOURCES), to: fc.constantFrom(...LINK_TARGETS) }), { minLength: 1, maxLength: 3 }), 1),
   chain: fc.oneof({ weight: 4, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 12 }) }),
   chainCycle: fc.boolean(),
   git: fc.boolean(),
@@ -136,8 +144,8 @@ export interface BuiltTree {
   targets: string[];
 }
 
-/** Lay a spec out as an in-memory tree (and its git index). */
-export function build(spec: TreeSpec): BuiltTree {
+/** Lay a spec out as an in-memory tree (and its git index), `MAIN` named `mainFile`. */
+export function build(spec: TreeSpec, mainFile: string): BuiltTree {
   const fs = new MemoryFileSystem();
   const tracked = new Set<string>();
   const committed = new Map<string, string>();
@@ -145,7 +153,7 @@ export function build(spec: TreeSpec): BuiltTree {
   fs.mkdir(ROOT);
   if (spec.git) fs.write(`${ROOT}/.git/HEAD`, 'ref: refs/heads/main\n');
   for (const f of spec.files) {
-    const p = [ROOT, f.folder, f.name].filter(Boolean).join('/');
+    const p = [ROOT, f.folder, f.name === MAIN ? mainFile : f.name].filter(Boolean).join('/');
     fs.write(p, bytesOf(f));
     targets.add(p);
     const dir = [ROOT, f.folder].filter(Boolean).join('/');
@@ -200,6 +208,7 @@ export function features(spec: TreeSpec): string[] {
   if (spec.files.some((f) => f.crlf)) out.push('CRLF');
   if (spec.files.some((f) => f.bom)) out.push('BOM');
   if (spec.files.some((f) => f.frontmatter)) out.push('frontmatter');
+  if (spec.files.some((f) => f.name === MAIN)) out.push("the agent's main file");
   if (spec.files.some((f) => /rules|instructions|SKILL/.test(f.name))) out.push('rules or skills');
   if (all.some((l) => l.kind === 'text' && /<!--|```|~~~|`/.test(l.text))) out.push('comments or code');
   if (spec.files.some((f) => f.large)) out.push('large file');
