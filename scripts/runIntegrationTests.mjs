@@ -13,6 +13,7 @@
 // (`node scripts/build.mjs --tests`, which `npm test` runs first).
 // Environment: INSTRUCTION_LENS_SCREENSHOT_DIR (default test-results/screenshots) receives the
 // tests' screenshots; INSTRUCTION_LENS_TEST_TIMEOUT_MS overrides the 10 minute limit.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
@@ -164,6 +165,7 @@ async function runOnServer() {
       INSTRUCTION_LENS_SCREENSHOT_URL: `http://127.0.0.1:${shots.address().port}/`,
     },
     onLog: (line) => verbose && console.error(`[code-server] ${line}`),
+    wrap: permissionsBinding(),
   });
   cleanups.push(server.stop);
   let workbenchShown = false;
@@ -210,7 +212,7 @@ async function runOnServer() {
 /**
  * What a user sees of the extension, measured in the page (runs in the browser): the window, the
  * side bar's title and every row of the tree it shows, each CodeLens, the status bar items and
- * the panel's title. `fits`: the element's text is not cut (scroll width within client width,
+ * the panel's title, and the notification toasts shown. `fits`: the element's text is not cut (scroll width within client width,
  * and within the editor for a CodeLens).
  */
 function measurePage() {
@@ -246,7 +248,20 @@ function measurePage() {
     codeLenses,
     statusBar: [...document.querySelectorAll('.part.statusbar .statusbar-item')].map((item) => ({ id: item.id, text: text(item).trim() })),
     panel: text(document.querySelector('.part.panel .title')),
+    notifications: [...document.querySelectorAll('.notifications-toasts .notification-list-item-message')].map((el) => text(el).trim()),
   };
+}
+
+/**
+ * Root reads any file whatever its mode, so as root a file without read permission would not be one
+ * to the extension. As root (CI), the server and the extension host it starts run without the two
+ * capabilities that let root ignore permissions (setpriv, from util-linux): files keep their owner,
+ * and a mode of 000 stops reads as it does for a user.
+ */
+function permissionsBinding() {
+  if (process.getuid?.() !== 0 || spawnSync('setpriv', ['--version']).status !== 0) return [];
+  const caps = '-dac_override,-dac_read_search';
+  return ['setpriv', `--bounding-set=${caps}`, `--inh-caps=${caps}`];
 }
 
 async function runOnElectron() {

@@ -250,6 +250,9 @@ export function registerChainView(model: ActiveChainModel, verifications: Verifi
     view.description = budgetText(chain.budget);
     // The message hides the welcome view, so an empty chain shows the welcome instead.
     const lines = chain.sources.length ? [`${profileName(profile)} · ${path.basename(chain.target)}, launched in ${workspacePath(chain.launchDir, chain.home)}`] : [];
+    // Said even when nothing is left to list: an empty view would only offer to create a file.
+    const gone = goneNotice(active.uri);
+    if (gone) lines.push(`⚠ ${gone}`);
     if (chain.fatal) lines.push(`⚠ ${chain.fatal}`);
     const verified = verifications.notice(profile);
     if (verified && lines.length) lines.push(verified);
@@ -287,7 +290,16 @@ async function revealInChain(model: ActiveChainModel, provider: ChainTreeProvide
   if (!file) return;
   if (!provider.find(file) && agentId && agentId !== model.profile.id && model.profiles.some((p) => p.id === agentId)) await model.selectAgent(agentId);
   const node = provider.find(file);
-  if (node) await view.reveal(node, { select: true, focus: true, expand: true });
+  if (!node) return;
+  try {
+    await view.reveal(node, { select: true, focus: true, expand: true });
+  } catch {
+    // The workbench had not yet taken the tree's last update ("Data tree node not found"): once it
+    // has, the row is there. The view is shown either way; the selection is not worth an error.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const again = provider.find(file);
+    if (again) await Promise.resolve(view.reveal(again, { select: true, focus: true, expand: true })).catch(() => undefined);
+  }
 }
 
 /** The agent switcher: every enabled profile with the version it models; the selected one is active. */
@@ -353,4 +365,23 @@ async function createInstructionFile(model: ActiveChainModel): Promise<void> {
 
 function existsOnDisk(file: string): boolean {
   return existsSync(file);
+}
+
+/**
+ * What happened when the active file is no longer on disk (a deleted folder, a branch switch):
+ * the chain shown is then what the agent would load for a file at that place. The deleted
+ * folder named is the highest one missing, so a deleted workspace folder is called that.
+ */
+function goneNotice(uri: vscode.Uri): string | undefined {
+  const file = uri.fsPath;
+  if (existsOnDisk(file) || vscode.workspace.textDocuments.some((d) => d.isDirty && d.uri.fsPath === file)) return undefined;
+  let top: string | undefined;
+  for (let dir = path.dirname(file); !existsOnDisk(dir) && path.dirname(dir) !== dir; dir = path.dirname(dir)) top = dir;
+  const name = path.basename(file);
+  if (!top) return `${name} is no longer on disk.`;
+  const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file' && f.uri.fsPath === top);
+  if (folder) return `${name} is no longer on disk: the workspace folder ${folder.name} was deleted.`;
+  const owner = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(top));
+  const where = owner ? path.relative(owner.uri.fsPath, top).split(path.sep).join('/') : top;
+  return `${name} is no longer on disk: the folder ${where} was deleted.`;
 }

@@ -41,8 +41,13 @@ class InstructionDiagnostics implements vscode.Disposable {
   /** The core diagnostics behind each published one, by `placeKey`. */
   private byPlace = new Map<string, Diagnostic[]>();
   private timer: ReturnType<typeof setTimeout> | undefined;
-  /** Counts the changes: a pass started before the latest one is stale. */
+  /** Counts the changes: a quick look started before the latest one is stale. */
   private generation = 0;
+  /** Set on dispose: a pass under way stops at its next pause. */
+  private disposed = false;
+  /** A pass is under way; `again`: something changed meanwhile, so another pass follows it. */
+  private running = false;
+  private again = false;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -74,9 +79,26 @@ class InstructionDiagnostics implements vscode.Disposable {
 
   private schedule(): void {
     clearTimeout(this.timer);
-    // A pass under way is stale from now: it stops at its next pause.
     this.generation++;
-    this.timer = setTimeout(() => void this.checkWorkspace(), CHECK_DELAY_MS);
+    // A pass under way finishes and publishes, and another follows it: cancelling it instead
+    // would, under changes that keep coming (a tool writing in the tree, a big checkout), never
+    // let a pass end, and the editor would show no problem at all.
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.timer = setTimeout(() => void this.runPass(), CHECK_DELAY_MS);
+  }
+
+  private async runPass(): Promise<void> {
+    this.running = true;
+    this.again = false;
+    try {
+      await this.checkWorkspace();
+    } finally {
+      this.running = false;
+      if (this.again) this.schedule();
+    }
   }
 
   /**
@@ -125,11 +147,10 @@ class InstructionDiagnostics implements vscode.Disposable {
   /**
    * Off the critical path of the extension host: git lists the folder while the host waits, and
    * the pass runs in short slices (`checkInSlices`), so other extensions and the editor never wait
-   * long for it; a newer change cancels it.
+   * long for it (see `schedule` for what a newer change does).
    */
   private async checkWorkspace(): Promise<void> {
-    const generation = this.generation;
-    const stale = () => generation !== this.generation;
+    const stale = () => this.disposed;
     const workspace: Diagnostic[] = [];
     if (this.settings.get('diagnostics.enabled')) {
       for (const folder of vscode.workspace.workspaceFolders ?? []) {
@@ -195,6 +216,7 @@ class InstructionDiagnostics implements vscode.Disposable {
   dispose(): void {
     clearTimeout(this.timer);
     this.generation++;
+    this.disposed = true;
     this.collection.dispose();
     for (const d of this.disposables) d.dispose();
   }

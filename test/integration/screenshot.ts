@@ -21,6 +21,8 @@ export interface PageMeasure {
   codeLenses: { text: string; fits: boolean }[];
   statusBar: { id: string; text: string }[];
   panel: string;
+  /** The text of each notification toast on screen. */
+  notifications: string[];
 }
 
 /** Measures the rendered workbench; undefined where no runner takes measures (the desktop VS Code runner). */
