@@ -1,5 +1,5 @@
 // Quick start: opens the extension, built from this checkout, in VS Code in your browser, on the
-// demo workspace (demo/). Runs until Ctrl-C.
+// demo workspace (demo/, copied into a git repository of its own). Runs until Ctrl-C.
 //
 //   node scripts/openDemo.mjs [--port 8080] [--no-build] [--verbose]
 //   node scripts/openDemo.mjs --smoke   # check it opens: headless screenshot to test-results/demo.png
@@ -54,12 +54,28 @@ const extensionsDir = path.join(tmp, 'extensions');
 fs.mkdirSync(extensionsDir);
 fs.symlinkSync(repoRoot, path.join(extensionsDir, `${extensionId}-${manifest.version}`), 'dir');
 process.on('exit', () => process.env.IL_KEEP_DEMO || fs.rmSync(tmp, { recursive: true, force: true }));
+
+// The demo opens as a project of its own: a copy of demo/ in a git repository of its own, as a
+// user's project is. Inside this checkout, an agent that starts from the git root (GitHub Copilot
+// CLI) would start from the checkout's and report every rule of the demo as matching no file.
+// Edits made in the demo go to the copy, and leave with it.
+const workspace = path.join(tmp, 'demo');
+fs.cpSync(demoDir, workspace, { recursive: true });
+const git = (...gitArgs) =>
+  spawnSync('git', ['-c', 'init.defaultBranch=main', '-c', 'user.name=Instruction Lens demo', '-c', 'user.email=demo@localhost', '-c', 'commit.gpgsign=false', ...gitArgs], { cwd: workspace, encoding: 'utf8' });
+for (const step of [['init', '-q'], ['add', '-A'], ['commit', '-q', '-m', 'demo']]) {
+  const r = git(...step);
+  if (r.status !== 0) {
+    console.error(`openDemo: git ${step[0]} failed in the demo's copy, which opens without a repository of its own: ${(r.stderr || r.error?.message || '').trim()}`);
+    break;
+  }
+}
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(smoke ? 130 : 0));
 
 let server;
 try {
   server = await startServer({
-    workspace: demoDir,
+    workspace,
     userDataDir: path.join(tmp, 'data'),
     extensionsDir,
     port,
@@ -70,7 +86,7 @@ try {
   fail(`${err.message}${port ? `\n(Is port ${port} already in use? Try --port.)` : ''}`);
 }
 // code-server's own short form of the folder parameter: readable when printed.
-const url = `${server.baseUrl}?folder=${encodeURI(demoDir)}`;
+const url = `${server.baseUrl}?folder=${encodeURI(workspace)}`;
 
 if (!smoke) {
   console.log(`\nInstruction Lens demo: open ${url}\nPress Ctrl-C to stop.\n`);

@@ -305,11 +305,12 @@ function* deadGlobs(root: string, files: readonly string[], rules: readonly Glob
     const prefix = relativeInside(root, rule.scope);
     const matcher = rule.profile.matchesGlob ?? defaultMatcher;
     if (!matcherIds.has(matcher)) matcherIds.set(matcher, matcherIds.size);
+    // A scope above the checked folder (an agent that matches from the git root, a subfolder of
+    // the repository opened) holds files that were not listed: whether its globs match is unknown.
+    if (prefix === undefined) continue;
     for (const glob of rule.globs) {
       const p = { rule, glob, matched: false };
       all.push(p);
-      // A scope outside the listed files has no file to match.
-      if (prefix === undefined) continue;
       const tests = byScope.get(prefix) ?? new Map<string, Test>();
       byScope.set(prefix, tests);
       const key = `${matcherIds.get(matcher)}\0${glob}`;

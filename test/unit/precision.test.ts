@@ -102,6 +102,17 @@ describe('only true problems', () => {
     ]);
   });
 
+  it('glob-no-match says nothing of a rule matched from a folder above the checked one (a subfolder of a repository opened)', () => {
+    // GitHub Copilot CLI matches a rule's globs from the git root; only the subfolder's files are listed.
+    const t = repoTree({
+      '/r/.git/HEAD': '',
+      '/r/app/.claude/rules/ts.md': '---\npaths: ["app/**/*.ts"]\n---\nts\n',
+      '/r/app/src/a.ts': '',
+    });
+    const r = check(t.host, '/r/app', profiles('copilot-cli'), { home: '/home/u', env: {} });
+    assert.deepEqual(r.diagnostics.filter((d) => d.code === 'glob-no-match').map((d) => d.message), []);
+  });
+
   it('the budget reports start and on read apart: a chain whose files all load on read does not use 0', () => {
     const t = tree({ '/r/pkg/CLAUDE.md': 'p'.repeat(120), '/r/pkg/x.ts': '' });
     const c = chainOf(t, 'claude-code', '/r/pkg/x.ts', { launchDir: '/r' });
