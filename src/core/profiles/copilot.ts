@@ -462,7 +462,9 @@ function withoutSymlinkTwins(r: Resolver, found: AgentFile[]): AgentFile[] {
 
 /**
  * Nested AGENTS.md ([vscode] listNestedAgentMDs: `**\/AGENTS.md`, listed, not inlined). The same
- * for every target of the workspace: worked out once per refresh.
+ * for every target of the workspace: worked out once per refresh. VS Code lists them in the order
+ * its file search returns them (findAgentMDsInFolder, no sort): with several nested files that
+ * order changed between two runs of the same tree, so ours (by path) matches one of them.
  */
 function findNestedAgentsMd(r: Resolver): string[] {
   const { ctx, s } = r;
