@@ -108,9 +108,8 @@ export class ActiveChainModel implements vscode.Disposable {
     this.update();
   }
 
-  /** The directory the agent most likely starts in for a file, per `instructionLens.launchDirectory`. */
-  launchDirFor(uri: vscode.Uri): string {
-    const dir = path.dirname(uri.fsPath);
+  /** The directory the agent most likely starts in for a file (or for `dir`, a folder of it), per `instructionLens.launchDirectory`. */
+  launchDirFor(uri: vscode.Uri, dir = path.dirname(uri.fsPath)): string {
     const mode = this.settings.get('launchDirectory', uri);
     const folder = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath;
     if (mode === 'fileFolder') return dir;

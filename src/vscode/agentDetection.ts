@@ -109,7 +109,11 @@ function fromFolder(folder: string): Detection[] {
     const r = spawnSync('git', LS_MARKERS, { cwd: folder, encoding: 'utf8', maxBuffer: 1 << 28, timeout: 30_000 });
     if (r.status === 0) return detectFromRepository(r.stdout.split('\0').filter(Boolean), PROFILES);
   }
-  return detectFromRepository(listFiles(host, folder).files, PROFILES);
+  return fromWalk(folder);
+}
+
+function fromWalk(folder: string): Detection[] {
+  return detectFromRepository(listFiles(coreHost(), folder).files, PROFILES);
 }
 
 /** `fromFolder` with git run asynchronously (the walk, without git, stays synchronous). */
@@ -122,7 +126,7 @@ async function fromFolderAsync(folder: string): Promise<Detection[]> {
     );
     if (listed !== undefined) return detectFromRepository(listed.split('\0').filter(Boolean), PROFILES);
   }
-  return fromFolder(folder);
+  return fromWalk(folder);
 }
 
 function fromConfig(folder: string): Detection[] | undefined {

@@ -118,7 +118,7 @@ class InstructionDiagnostics implements vscode.Disposable {
       const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file))!;
       const profiles = this.settings.enabledProfiles(folder.uri);
       const target = governedFolder(file, profiles.flatMap((p) => p.filePatterns));
-      const launchDir = this.launchDirOf(folder, target);
+      const launchDir = this.model.launchDirFor(folder.uri, target);
       if (!isInside(target, launchDir)) continue;
       for (const profile of profiles) {
         await new Promise((resolve) => setImmediate(resolve));
@@ -134,14 +134,6 @@ class InstructionDiagnostics implements vscode.Disposable {
     // Only the pass knows which rule globs match no file: those stay as they were.
     this.workspace = [...this.workspace.filter((d) => !touched.has(d.path) || d.code === 'glob-no-match'), ...found];
     this.publish();
-  }
-
-  /** Where the agent starts for a folder, as the chain view resolves it. */
-  private launchDirOf(folder: vscode.WorkspaceFolder, dir: string): string {
-    const mode = this.settings.get('launchDirectory', folder.uri);
-    if (mode === 'workspaceFolder') return folder.uri.fsPath;
-    if (mode === 'fileFolder') return dir;
-    return this.model.readHost.git.root(folder.uri.fsPath) ?? folder.uri.fsPath;
   }
 
   /**
