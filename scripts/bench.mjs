@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { profileModules } from './profileModules.mjs';
 import { materialize, SHAPES } from './bench/trees.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -68,7 +69,7 @@ const node = (argv, o) => time(process.execPath, ['-r', rssHook, cli, ...argv], 
 // The in-process half (test/bench/inProcess.ts), bundled once.
 const work = mkdtempSync(path.join(tmpdir(), 'il-bench-'));
 const inProcess = path.join(work, 'inProcess.cjs');
-await build({ entryPoints: [path.join(repo, 'test/bench/inProcess.ts')], outfile: inProcess, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning', define: { __VERSION__: '"bench"' } });
+await build({ entryPoints: [path.join(repo, 'test/bench/inProcess.ts')], outfile: inProcess, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning', define: { __VERSION__: '"bench"' }, plugins: [profileModules] });
 
 const agents = JSON.parse(spawnSync(process.execPath, [cli, 'agents', '--json'], { encoding: 'utf8' }).stdout);
 const patterns = [...new Set(agents.flatMap((a) => a.filePatterns))];

@@ -7,6 +7,7 @@ import { build } from 'esbuild';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { syncManifest } from './manifest.mjs';
+import { profileModules } from './profileModules.mjs';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const dev = process.argv.includes('--dev');
@@ -18,6 +19,8 @@ const common = {
   sourcemap: true,
   logLevel: 'warning',
   define: { __VERSION__: JSON.stringify(version) },
+  // The profile registry (src/core/profiles.ts) imports every file of src/core/profiles/.
+  plugins: [profileModules],
 };
 
 function testFiles(dir) {

@@ -6,6 +6,7 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { profileModules } from '../profileModules.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const outfile = path.join(root, 'out', 'agents', 'harness.cjs');
@@ -17,6 +18,7 @@ const result = await build({
   format: 'cjs',
   write: false,
   logLevel: 'warning',
+  plugins: [profileModules],
 });
 // Several suites may build at once: write beside, then rename (atomic).
 mkdirSync(path.dirname(outfile), { recursive: true });

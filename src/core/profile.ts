@@ -10,6 +10,11 @@ import type { Budget, Diagnostic, RenderPart, Source } from './model';
 export interface Profile {
   /** Stable id used by the CLI and settings, e.g. `claude-code`, `claw-code@head`. */
   id: string;
+  /**
+   * Where the agent stands in every list of agents (pickers, the CLI, the settings' enums), in
+   * ascending order; the first is the default agent. Unique: the profiles count in tens.
+   */
+  order: number;
   /** The agent's name as its makers write it (`Claude Code`, `claw-code`); variants share it. */
   agent: string;
   /**

@@ -1,16 +1,17 @@
 import type { Profile } from './profile';
-import { claudeCode } from './profiles/claudeCode';
-import { clawCode, clawCodeHead } from './profiles/clawCode';
-import { codex } from './profiles/codex';
-import { geminiCli } from './profiles/geminiCli';
-import { car } from './profiles/car';
-import { cursor } from './profiles/cursor';
-import { scaling } from './profiles/scaling';
-import { copilotCli } from './profiles/copilotCli';
-import { copilot } from './profiles/copilot';
+import profileModules from 'virtual:profile-modules';
 
-/** Every agent profile, in the order the CLI and the extension list them. */
-export const PROFILES: readonly Profile[] = [claudeCode, clawCode, clawCodeHead, codex, geminiCli, cursor, car, scaling, copilotCli, copilot];
+/** A profile among a profile file's exports (which may also export helpers and constants). */
+function isProfile(value: unknown): value is Profile {
+  return typeof value === 'object' && value !== null && typeof (value as Profile).id === 'string' && typeof (value as Profile).resolve === 'function';
+}
+
+/**
+ * Every agent profile: each one exported by a file in `profiles/` (found by the build, so adding
+ * an agent is adding its file), in the order the CLI and the extension list them (`order`); the
+ * first is the default agent.
+ */
+export const PROFILES: readonly Profile[] = profileModules.flatMap((m) => Object.values(m).filter(isProfile)).sort((a, b) => a.order - b.order);
 
 export function findProfile(id: string): Profile | undefined {
   return PROFILES.find((p) => p.id === id);

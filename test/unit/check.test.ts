@@ -20,6 +20,7 @@ import { tree } from './fixture';
  */
 const toy: Profile = {
   id: 'toy',
+  order: 1000,
   agent: 'Toy',
   about: 'a toy agent for the tests',
   agentVersion: '1.0.0',

@@ -45,8 +45,9 @@ describe('project metadata', () => {
   });
 });
 
-// package.json lists the agents by hand (VS Code reads it before any code runs); these checks
-// make a profile missing from it fail here, in `npm run test:unit`, not in a VS Code window.
+// package.json lists the agents (VS Code reads it before any code runs; the build writes the ids,
+// scripts/manifest.mjs); these checks make a profile missing from it fail here, in
+// `npm run test:unit`, not in a VS Code window.
 describe('the manifest and the profile list', () => {
   const pkg = JSON.parse(read('package.json'));
   type Schema = { type?: string; default: unknown; enum?: string[]; items?: { enum?: string[] }; anyOf?: Schema[] };
@@ -60,6 +61,12 @@ describe('the manifest and the profile list', () => {
     assert.equal(properties['instructionLens.agents'].default, 'auto');
     assert.deepEqual(properties['instructionLens.defaultAgent'].enum, ids, 'add the profile id to instructionLens.defaultAgent enum in package.json');
     assert.equal(properties['instructionLens.defaultAgent'].default, ids[0], 'the first profile is the default agent');
+  });
+
+  it('every profile has an id and a place in the lists of its own', () => {
+    assert.equal(new Set(ids).size, ids.length, `two profiles share an id: ${ids.join(', ')}`);
+    const orders = PROFILES.map((p) => p.order);
+    assert.equal(new Set(orders).size, orders.length, `two profiles share an order: ${PROFILES.map((p) => `${p.id} ${p.order}`).join(', ')}`);
   });
 
   it('every rule code can be turned off', () => {

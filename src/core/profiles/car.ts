@@ -268,6 +268,7 @@ function reportUntracked(ctx: ResolveContext, root: string, tracked: string[] | 
 
 export const car: Profile = {
   id: 'car',
+  order: 70,
   agent: 'CAR nested instructions',
   about: 'the nested CLAUDE.md and AGENTS.md a car-server-core session inlines',
   agentVersion: 'car-server-core 0.55.0',

@@ -572,6 +572,7 @@ const localRun: LocalRun = {
 
 export const claudeCode: Profile = {
   id: 'claude-code',
+  order: 10,
   agent: 'Claude Code',
   about: "Anthropic's coding agent, in the terminal",
   agentVersion: '2.1.332',

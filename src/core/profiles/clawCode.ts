@@ -20,6 +20,7 @@ const OMITTED = '_Additional instruction content omitted after reaching the prom
 
 interface Variant {
   id: string;
+  order: number;
   version: string;
   heading: string;
   /** Directories to read, root first. */
@@ -30,6 +31,7 @@ interface Variant {
 
 const seed: Variant = {
   id: 'claw-code',
+  order: 20,
   version: '6b533157 (spring 2026)',
   heading: '# Claude instructions',
   dirs: (ctx) => ancestors(ctx.launchDir).reverse(),
@@ -43,6 +45,7 @@ const seed: Variant = {
 
 const head: Variant = {
   id: 'claw-code@head',
+  order: 30,
   version: '08106b0c (head)',
   heading: '# Project instructions',
   // instruction_discovery_dirs: up to the nearest `.git` (dir or file); without one, the launch dir alone.
@@ -116,6 +119,7 @@ function kindOf(file: string): SourceKind {
 function makeProfile(v: Variant): Profile {
   return {
     id: v.id,
+    order: v.order,
     agent: 'claw-code',
     about: 'the open-source agent harness ultraworkers/claw-code',
     agentVersion: v.version,

@@ -416,6 +416,7 @@ const localRun: LocalRun = {
 
 export const codex: Profile = {
   id: 'codex',
+  order: 40,
   agent: 'Codex CLI',
   about: "OpenAI's coding agent, in the terminal",
   agentVersion: VERSION,

@@ -634,6 +634,7 @@ function findAgentsMdFiles(ctx: ResolveContext, ws: string): string[] {
 
 export const copilot: Profile = {
   id: 'copilot',
+  order: 100,
   agent: 'GitHub Copilot in VS Code',
   about: 'Copilot Chat and its agent mode, in this editor',
   agentVersion: 'Copilot Chat 0.67.0 (VS Code 1.139.1)',

@@ -756,6 +756,7 @@ const localRun: LocalRun = {
 
 export const copilotCli: Profile = {
   id: 'copilot-cli',
+  order: 90,
   agent: 'GitHub Copilot CLI',
   about: "GitHub's Copilot coding agent, in the terminal",
   agentVersion: VERSION,

@@ -267,6 +267,7 @@ class CursorChain {
 
 export const cursor: Profile = {
   id: 'cursor',
+  order: 60,
   agent: 'Cursor',
   about: "the Cursor editor's agent and its project rules",
   agentVersion: 'cursor.com/docs/rules (2026)',

@@ -662,6 +662,7 @@ function mergeObjects(a: Record<string, unknown>, b: Record<string, unknown>): R
 
 export const geminiCli: Profile = {
   id: 'gemini-cli',
+  order: 50,
   agent: 'Gemini CLI',
   about: "Google's coding agent, in the terminal",
   agentVersion: VERSION,

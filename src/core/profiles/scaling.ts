@@ -776,6 +776,7 @@ function memo<T>(owner: object, key: string, get: () => T): T {
 
 export const scaling: Profile = {
   id: 'scaling',
+  order: 80,
   agent: 'Hosted agent sessions',
   about: "Scaling's hosted coding-agent sessions, which read what the repository commits",
   agentVersion: 'public docs (2026)',
