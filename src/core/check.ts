@@ -116,7 +116,7 @@ export interface CheckOptions {
   settings?: Record<string, Record<string, unknown>>;
   /**
    * Where the agent starts for a folder being checked: a directory, or a function of the folder
-   * (the extension's `fileFolder` mode). Default: the repository root, else `root`.
+   * (the extension's `fileFolder` mode). Default: the root of the repository holding the folder, else `root`.
    */
   launchDir?: string | ((folder: string) => string);
   /** Merge what several agents report at one place into one diagnostic (default); false keeps one per agent. */
@@ -181,8 +181,10 @@ function* checkSteps(host: Host, root: string, agents: Agents, opts: CheckOption
   const patterns = [...new Set(profiles.flatMap((p) => p.filePatterns))];
   const isInstruction = anyPattern(patterns);
   const instructionFiles = files.filter(isInstruction);
-  const defaultLaunch = typeof opts.launchDir === 'string' ? path.resolve(opts.launchDir) : host.git.root(root) ?? root;
-  const launchFor = typeof opts.launchDir === 'function' ? opts.launchDir : () => defaultLaunch;
+  // By default each folder is checked from the git repository holding it, as `chain` assumes: a
+  // folder of several repositories (itself none) is not where agents start, each repository is.
+  const pinned = typeof opts.launchDir === 'string' ? path.resolve(opts.launchDir) : undefined;
+  const launchFor = typeof opts.launchDir === 'function' ? opts.launchDir : (dir: string) => pinned ?? host.git.root(dir) ?? root;
   // The folder each file governs: its own, or the one above the folders a pattern names (.claude/rules/x.md → .).
   const governed = governedFolders(patterns, root);
   const dirs = instructionFiles.map((f) => governed(path.join(root, f)));

@@ -113,7 +113,9 @@ export class ActiveChainModel implements vscode.Disposable {
     const mode = this.settings.get('launchDirectory', uri);
     const folder = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath;
     if (mode === 'fileFolder') return dir;
-    if (mode === 'workspaceFolder') return folder ?? dir;
+    if (mode === 'workspaceFolder' && (!folder || findGitRoot(this.disk, folder))) return folder ?? dir;
+    // A workspace folder that holds repositories without being one is not where agents start:
+    // a file in one of them is seen from its repository, as in `repositoryRoot`.
     return findGitRoot(this.disk, dir) ?? folder ?? dir;
   }
 

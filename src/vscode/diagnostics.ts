@@ -154,9 +154,8 @@ class InstructionDiagnostics implements vscode.Disposable {
         if (gitRoot && host.git instanceof SnapshotGitIndex) await host.git.listAhead(gitRoot);
         if (stale()) return;
         // Each folder checked as the chain view resolves it: from the same launch directory.
-        const mode = this.settings.get('launchDirectory', folder.uri);
         const result = await checkInSlices(host, folder.uri.fsPath, this.settings.enabledProfiles(folder.uri), {
-          launchDir: mode === 'workspaceFolder' ? folder.uri.fsPath : mode === 'fileFolder' ? (dir) => dir : undefined,
+          launchDir: (dir) => this.model.launchDirFor(folder.uri, dir),
           home: this.settings.home(folder.uri),
           env: process.env,
           settings: this.settings.allProfileSettings(folder.uri),

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { InstructionLensApi } from '../../src/extension';
@@ -45,6 +46,23 @@ describe('multi-root workspaces and files outside the workspace', () => {
     await until(() => lens.chainView.view.message === 'Claude Code · orders.ts, launched in workspace', 'the first folder\'s chain');
     assert.deepEqual(treeRows(lens).slice(0, 3), ORDERS_TREE.slice(0, 3));
     await screenshot('multi-root');
+  });
+
+  it('in a folder that holds a repository without being one, a file of the repository launches in the repository', async () => {
+    // `second` is no git repository: an agent for its `tools` repository is started in `tools`.
+    const repo = path.join(second, 'tools');
+    write(path.join(repo, 'CLAUDE.md'), 'Tools.\n');
+    write(path.join(repo, 'run.ts'), 'export {};\n');
+    execFileSync('git', ['init', '-q'], { cwd: repo });
+    try {
+      await open(path.join(repo, 'run.ts'));
+      await until(() => lens.model.current?.chain.target === path.join(repo, 'run.ts'), 'the chain of run.ts');
+      assert.equal(lens.model.current?.chain.launchDir, repo);
+      assert.equal(lens.chainView.view.message, 'Claude Code · run.ts, launched in second/tools');
+    } finally {
+      await closeEditors();
+      remove(repo);
+    }
   });
 
   it('launches in the folder of a file outside every workspace folder, and watches it', async () => {

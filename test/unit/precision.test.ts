@@ -113,6 +113,25 @@ describe('only true problems', () => {
     assert.deepEqual(r.diagnostics.filter((d) => d.code === 'glob-no-match').map((d) => d.message), []);
   });
 
+  it('a folder holding a repository without being one: each file is checked from its own repository, not called untracked or uncommitted', () => {
+    // Launched in the outer folder, no agent would see the repository's files at all; an agent is
+    // started in the repository, where its files are tracked, committed and matched from its root.
+    const files = {
+      '/w/repo/.git/HEAD': '',
+      '/w/repo/AGENTS.md': 'root\n',
+      '/w/repo/pkg/AGENTS.md': 'pkg\n',
+      '/w/repo/.github/instructions/s.instructions.md': '---\napplyTo: "src/**"\n---\ns\n',
+      '/w/repo/src/main.ts': '',
+    };
+    const t = tree(files, { tracked: Object.keys(files), committed: Object.fromEntries(Object.entries(files).filter(([f]) => !f.includes('.git/'))) });
+    const r = check(t.host, '/w', profiles('car', 'scaling', 'copilot-cli', 'claude-code', 'codex'), { home: '/home/u', env: {}, merge: false });
+    assert.deepEqual(brief(r.diagnostics.filter((d) => d.severity !== 'hint')), []);
+    // The same files untracked in the repository are reported, so the check above can fail.
+    const u = tree(files, { committed: {} });
+    const codes = check(u.host, '/w', profiles('car', 'scaling'), { home: '/home/u', env: {}, merge: false }).diagnostics.map((d) => d.code);
+    assert.ok(codes.includes('untracked') && codes.includes('not-committed'), codes.join(' '));
+  });
+
   it('the budget reports start and on read apart: a chain whose files all load on read does not use 0', () => {
     const t = tree({ '/r/pkg/CLAUDE.md': 'p'.repeat(120), '/r/pkg/x.ts': '' });
     const c = chainOf(t, 'claude-code', '/r/pkg/x.ts', { launchDir: '/r' });
