@@ -35,8 +35,8 @@ function testFiles(dir) {
 
 const profiles = 'out/manifest/profiles.js';
 const jobs = [
-  // package.json's lists of profiles follow the profile list (scripts/manifest.mjs).
-  build({ ...common, stdin: { contents: "export { PROFILES } from './src/core/profiles'; export { fixedNames } from './src/core/patterns';", resolveDir: '.', loader: 'ts' }, outfile: profiles })
+  // package.json's lists of profiles and rule codes follow the code (scripts/manifest.mjs).
+  build({ ...common, stdin: { contents: "export { PROFILES } from './src/core/profiles'; export { fixedNames } from './src/core/patterns'; export { RULES } from './src/core/diagnostics';", resolveDir: '.', loader: 'ts' }, outfile: profiles })
     .then(() => syncManifest(profiles)),
   build({ ...common, minify: !dev, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] }),
   build({ ...common, minify: !dev, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),

@@ -50,7 +50,7 @@ describe('project metadata', () => {
 // `npm run test:unit`, not in a VS Code window.
 describe('the manifest and the profile list', () => {
   const pkg = JSON.parse(read('package.json'));
-  type Schema = { type?: string; default: unknown; enum?: string[]; items?: { enum?: string[] }; anyOf?: Schema[] };
+  type Schema = { type?: string; default: unknown; enum?: string[]; items?: { enum?: string[] }; anyOf?: Schema[]; propertyNames?: { enum?: string[] } };
   const properties = pkg.contributes.configuration.properties as Record<string, Schema>;
   const ids = PROFILES.map((p) => p.id);
 
@@ -67,6 +67,10 @@ describe('the manifest and the profile list', () => {
     assert.equal(new Set(ids).size, ids.length, `two profiles share an id: ${ids.join(', ')}`);
     const orders = PROFILES.map((p) => p.order);
     assert.equal(new Set(orders).size, orders.length, `two profiles share an order: ${PROFILES.map((p) => `${p.id} ${p.order}`).join(', ')}`);
+  });
+
+  it('agentPaths takes the id of every agent verify can run, and no other', () => {
+    assert.deepEqual(properties['instructionLens.agentPaths'].propertyNames?.enum, PROFILES.filter((p) => p.localRun).map((p) => p.id));
   });
 
   it('every rule code can be turned off', () => {
