@@ -9,8 +9,9 @@ interface Property {
   items?: { enum?: string[] };
 }
 
-// The manifest is written by hand; these checks keep it and the extension's code telling the same
-// story. The profile list and rule codes in it are checked by the unit tests (test/unit/metadata.test.ts).
+// The manifest is written by hand but for its lists of profiles and rule codes, which the build
+// writes (scripts/manifest.mjs) and the unit tests check (test/unit/metadata.test.ts); these checks
+// keep the rest and the extension's code telling the same story.
 describe('the manifest', () => {
   const extension = vscode.extensions.getExtension('instruction-lens.instruction-lens')!;
   const pkg = extension.packageJSON as {
