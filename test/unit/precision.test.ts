@@ -146,6 +146,48 @@ describe('only true problems', () => {
     assert.ok(c.sources.some((s) => s.path === '/r/CLAUDE.md' && s.status === 'duplicate'));
   });
 
+  it('Copilot CLI: .claude/CLAUDE.md that is the same file as the AGENTS.md it sends is not "never read", nor a duplicate when it reads in .claude/', () => {
+    const t = tree({ '/r/.git/HEAD': '', '/r/shared/general.md': 'house rules\n', '/r/.claude/rules/x.md': 'x\n', '/r/CLAUDE.local.md': 'mine\n' });
+    t.fs.symlink('/r/AGENTS.md', 'shared/general.md');
+    t.fs.symlink('/r/.claude/CLAUDE.md', '../shared/general.md');
+    const c = chainOf(t, 'copilot-cli', '/r/.claude/rules/x.md', { launchDir: '/r' });
+    // CLAUDE.local.md really is never read: still said; .claude/CLAUDE.md's text arrives as AGENTS.md.
+    assert.deepEqual(c.diagnostics.map((d) => `${d.code} ${d.path}`), ['not-loaded /r/CLAUDE.local.md']);
+    const excluded = c.sources.find((s) => s.path === '/r/.claude/CLAUDE.md' && s.loads === 'start');
+    assert.equal(excluded?.status, 'excluded');
+    assert.match(excluded!.reason, /same file as AGENTS\.md, which Copilot CLI sends/);
+    // The chain still marks the copy sent again on read.
+    assert.ok(c.sources.some((s) => s.path === '/r/.claude/CLAUDE.md' && s.loads === 'on-read' && s.sentTwice));
+    // Without the link, .claude/CLAUDE.md is reported as before.
+    const plain = chainOf(tree({ '/r/.git/HEAD': '', '/r/AGENTS.md': 'a\n', '/r/.claude/CLAUDE.md': 'c\n' }), 'copilot-cli', '/r', { launchDir: '/r' });
+    assert.deepEqual(plain.diagnostics.map((d) => `${d.code} ${d.path}`), ['not-loaded /r/.claude/CLAUDE.md']);
+  });
+
+  it('Copilot in VS Code: an unknown attribute kept for a team\'s own tools is silent; another format\'s key or a near-miss of one is reported', () => {
+    const t = tree({
+      '/r/x.ts': '',
+      '/r/.github/instructions/a.instructions.md': '---\napplyTo: "**/*.ts"\nprofile: backend\nowner: team-a\n---\nA\n',
+      '/r/.github/instructions/b.instructions.md': '---\nglobs: "**/*.ts"\napply_to: "**/*.ts"\ndescripton: B\n---\nB\n',
+      '/r/.claude/rules/c.md': '---\napplyTo: "**/*.ts"\nprofile: frontend\n---\nC\n',
+    });
+    const c = chainOf(t, 'copilot', '/r/x.ts', { launchDir: '/r' });
+    assert.deepEqual(
+      c.diagnostics.filter((d) => d.code === 'attribute-unknown').map((d) => `${d.path.slice(3)}:${d.line + 1} ${/'(.*?)'/.exec(d.message)![1]}`),
+      ['.github/instructions/b.instructions.md:2 globs', '.github/instructions/b.instructions.md:3 apply_to', '.github/instructions/b.instructions.md:4 descripton', '.claude/rules/c.md:2 applyTo'],
+    );
+  });
+
+  it('Copilot in VS Code: a link in a rule reached through a symlinked file is checked from the real file too', () => {
+    const t = tree({
+      '/r/x.ts': '',
+      '/r/shared/rules/a.md': '---\npaths: ["**/*.ts"]\n---\nSee [general](./general.md) and [gone](./gone.md).\n',
+      '/r/shared/rules/general.md': 'g\n',
+    });
+    t.fs.symlink('/r/.claude/rules/a.md', '../../shared/rules/a.md');
+    const c = chainOf(t, 'copilot', '/r/x.ts', { launchDir: '/r' });
+    assert.deepEqual(c.diagnostics.filter((d) => d.code === 'import-missing').map((d) => /File '(.*?)'/.exec(d.message)![1]), ['./gone.md']);
+  });
+
   it('every profile is in the registry once (merging names them by id)', () => {
     assert.equal(new Set(PROFILES.map((p) => p.id)).size, PROFILES.length);
   });

@@ -226,6 +226,7 @@ class Resolver {
       for (const a of h.attributes) {
         const at = { text, start: a.start, end: a.end };
         if (!valid.includes(a.key)) {
+          if (!meantForAgents(a.key)) continue;
           this.diagnostics.push(diag('attribute-unknown', file, `Attribute '${a.key}' is not supported in instructions files. Supported: ${supported}.`, at));
           continue;
         }
@@ -251,9 +252,37 @@ class Resolver {
       if (!refPath) continue;
       const target = refPath.startsWith('/') ? refPath : path.join(path.dirname(file), refPath);
       if (this.ctx.fs.stat(target)) continue;
+      // A rule reached through a symlink (.claude/rules/x.md -> ../../shared/x.md) whose link is
+      // right beside its real file: the author wrote it from there, and VS Code follows no link
+      // by default (chat.includeReferencedInstructions), so nothing is lost.
+      if (!refPath.startsWith('/') && this.ctx.fs.stat(path.join(path.dirname(this.ctx.fs.realPath(file)), refPath))) continue;
       this.diagnostics.push(diag('import-missing', file, `File '${ref.ref}' not found at '${target}'.`, { text, start: ref.start, end: ref.end }, { target }, 'warning'));
     }
   }
+}
+
+/** Frontmatter keys that scope or describe a rule in some agent's format, compared without case, `-` or `_`. */
+const AGENT_KEYS = ['applyto', 'paths', 'path', 'globs', 'glob', 'alwaysapply', 'excludeagent', 'description', 'name'];
+
+/**
+ * Whether an attribute VS Code does not support was meant for an agent: another format's key
+ * (`applyTo` in a Claude rule, Cursor's `globs`) or a near-miss of one (`applyto`, `apply_to`,
+ * `descripton`), whose intent is then lost. VS Code's validator flags every unknown key; a key a
+ * team keeps for its own tools (`owner`, `profile`) loses nothing, so it is not a problem here.
+ */
+function meantForAgents(key: string): boolean {
+  const k = key.toLowerCase().replace(/[-_\s]/g, '');
+  return AGENT_KEYS.some((a) => a === k || (k.length >= 5 && editDistance(a, k) <= 2));
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length];
 }
 
 /** How deep [vscode] resolveFilesAtLocation descends below an instructions location (MAX_INSTRUCTIONS_RECURSION_DEPTH). */

@@ -206,6 +206,11 @@ class Resolver {
     ));
   }
 
+  /** The file already sent under another name (its real path arrived before), if any. */
+  sentAs(file: string): Source | undefined {
+    return this.sent.get(this.ctx.fs.realPath(file))?.source;
+  }
+
   quietIf<T>(on: boolean, fn: () => T): T {
     if (on) this.quiet++;
     try {
@@ -646,7 +651,10 @@ function onReadFolderFiles(r: Resolver, d: string, sentOnRead: Map<string, strin
     const s = r.source(file, 'project', d, 'on-read', 'on-read', doc, `Below the launch directory: ${AGENT} adds it in a reminder when it reads a file here.`);
     r.sources.push(s);
     r.warnCase(file, name, 'when the agent reads a file in this folder');
-    r.arrives(s, `in the reminder for ${path.relative(r.root, d).split(path.sep).join('/')}/ when the agent reads a file there`);
+    // .claude/CLAUDE.md is Claude Code's project file, kept for Claude Code; that this agent
+    // sends it again when it reads a file of the agent configuration in .claude/ is not worth
+    // a problem (the chain still marks the copy "sent twice").
+    r.quietIf(path.basename(d) === '.claude', () => r.arrives(s, `in the reminder for ${path.relative(r.root, d).split(path.sep).join('/')}/ when the agent reads a file there`));
     const expanded = IMPORTING.has(path.basename(name)) ? r.quietIf(!!s.sentTwice, () => r.expandImports(doc.text, file, d, 'on-read', new Set([file]), 0, [file])) : { text: doc.text, imported: undefined };
     const content = expanded.text;
     r.inject(s, content, expanded.imported);
@@ -722,7 +730,16 @@ function reasonForBlock(scope: string, r: Resolver, imported: boolean): string {
 function notRead(r: Resolver, file: string, scope: string, reason: string): void {
   const doc = r.read(file, 'project', scope, 'start');
   if (!doc) return;
-  r.sources.push(r.source(file, path.basename(file) === 'CLAUDE.local.md' ? 'local' : scope === '/' ? 'user' : 'project', scope, 'start', 'excluded', doc, reason));
+  const kind = path.basename(file) === 'CLAUDE.local.md' ? 'local' : scope === '/' ? 'user' : 'project';
+  // A second name (a symlink) for a file it sends anyway, e.g. .claude/CLAUDE.md and AGENTS.md
+  // both linking to one document: its text arrives, nothing is lost, so no problem is reported.
+  const same = r.sentAs(file);
+  if (same) {
+    const name = path.relative(r.root, same.path).split(path.sep).join('/') || same.path;
+    r.sources.push(r.source(file, kind, scope, 'start', 'excluded', doc, `${reason.split(';')[0]}, but it is the same file as ${name}, which ${AGENT} sends.`));
+    return;
+  }
+  r.sources.push(r.source(file, kind, scope, 'start', 'excluded', doc, reason));
   r.diagnostics.push(diag('not-loaded', file, reason));
 }
 

@@ -155,10 +155,10 @@ describe('copilot (VS Code)', () => {
     assert.equal(c.sources.find((s) => s.path.endsWith('p.instructions.md'))?.status, 'not-matched');
   });
 
-  it('mirrors VS Code\'s validator: unknown attributes, applyTo not a string or not a glob, excludeAgent not a list, empty description; excludeAgent excludes nothing', () => {
+  it('mirrors VS Code\'s validator: unknown attributes meant for an agent, applyTo not a string or not a glob, excludeAgent not a list, empty description; excludeAgent excludes nothing', () => {
     const t = tree({
       '/w/x.ts': '',
-      '/w/.github/instructions/a.instructions.md': '---\napplyTo: ["**"]\nfoo: 1\ndescription: ""\n---\nA\n',
+      '/w/.github/instructions/a.instructions.md': '---\napplyTo: ["**"]\nglobs: 1\ndescription: ""\n---\nA\n',
       '/w/.github/instructions/b.instructions.md': '---\napplyTo: "src/**, "\nexcludeAgent: "coding-agent"\n---\nB\n',
       '/w/.github/instructions/c.instructions.md': '---\napplyTo: "**"\nexcludeAgent: ["coding-agent"]\n---\nC\n',
       '/w/.claude/rules/r.md': '---\napplyTo: "**"\n---\nR\n',
@@ -168,7 +168,7 @@ describe('copilot (VS Code)', () => {
       c.diagnostics.map((d) => `${d.code} ${d.path.replace('/w/', '')}:${d.line + 1} ${d.message}`),
       [
         "frontmatter-invalid .github/instructions/a.instructions.md:2 The 'applyTo' attribute must be a string.",
-        "attribute-unknown .github/instructions/a.instructions.md:3 Attribute 'foo' is not supported in instructions files. Supported: applyTo, description, name.",
+        "attribute-unknown .github/instructions/a.instructions.md:3 Attribute 'globs' is not supported in instructions files. Supported: applyTo, description, name.",
         "frontmatter-invalid .github/instructions/a.instructions.md:4 The 'description' attribute should not be empty.",
         "glob-invalid .github/instructions/b.instructions.md:2 The 'applyTo' attribute must be a valid glob pattern.",
         "frontmatter-invalid .github/instructions/b.instructions.md:3 The 'excludeAgent' attribute must be an array.",
