@@ -5,7 +5,7 @@ import type { FileSystem } from './fs';
 import { findGitRoot, SnapshotGitIndex, type GitIndex } from './git';
 import { diag, uniqueDiagnostics } from './diagnostics';
 import type { Budget, BudgetUnit, Chain, Diagnostic, Source } from './model';
-import type { Profile, ProfileResult } from './profile';
+import type { Profile, ProfileResult, ResolveContext } from './profile';
 
 export interface ChainRequest {
   profile: Profile;
@@ -80,40 +80,59 @@ export function defaultLaunchDir(fs: FileSystem, target: string): string {
  * anything the disk holds: problems become diagnostics, sources with a status, or `fatal`.
  */
 export function resolveChain(req: ChainRequest, host: Host): Chain & { fatal?: string } {
-  host = refreshHost(host);
-  const target = path.resolve(req.target);
-  const launchDir = path.resolve(req.launchDir ?? defaultLaunchDir(host.fs, target));
-  const home = path.resolve(req.home ?? os.homedir());
-  const fs = host.fs as CachedFileSystem;
+  const ctx = resolveContext(req, host);
   let result: ProfileResult;
   try {
-    result = req.profile.resolve({
-      fs,
-      git: host.git,
-      target,
-      launchDir,
-      home,
-      platform: req.platform ?? process.platform,
-      env: req.env ?? process.env,
-      settings: req.settings ?? {},
-      memo: (key, compute) => fs.memo(`${req.profile.id}\0${key}`, compute),
-    });
+    result = req.profile.resolve(ctx);
   } catch (e) {
     // A profile must never throw; if one does, this chain says so and every other goes on.
     const message = `Instruction Lens could not build ${req.profile.agent}'s chain here (${(e as Error)?.message ?? String(e)}). Please report it with the file tree that caused it.`;
-    result = { sources: [], budget: { unit: 'chars', limit: null, used: 0 }, diagnostics: [diag('internal-error', target, message)], start: [], onRead: [] };
+    result = { sources: [], budget: { unit: 'chars', limit: null, used: 0 }, diagnostics: [diag('internal-error', ctx.target, message)], start: [], onRead: [] };
   }
   return {
     agent: req.profile.id,
     agentVersion: req.profile.agentVersion,
-    target,
-    launchDir,
-    home,
+    target: ctx.target,
+    launchDir: ctx.launchDir,
+    home: ctx.home,
     sources: result.sources,
     budget: withOnRead(result.budget, onReadUse(result.sources, result.budget.unit)),
-    diagnostics: ownDiagnostics(uniqueDiagnostics(result.diagnostics), host.fs, req.profile.id),
+    diagnostics: ownDiagnostics(uniqueDiagnostics(result.diagnostics), ctx.fs, req.profile.id),
     start: result.start,
     onRead: result.onRead,
     ...(result.fatal ? { fatal: result.fatal } : {}),
+  };
+}
+
+/**
+ * The profile's `checkKey` for a request, asked with the context `resolveChain` would give it;
+ * undefined when the profile has none (or it throws: then the chain is resolved, and says so).
+ */
+export function checkKey(req: ChainRequest, host: Host): string | undefined {
+  if (!req.profile.checkKey) return undefined;
+  const ctx = resolveContext(req, host);
+  try {
+    return `${ctx.launchDir}\0${req.profile.checkKey(ctx)}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a profile is given to resolve one request, in one refresh. */
+function resolveContext(req: ChainRequest, host: Host): ResolveContext {
+  host = refreshHost(host);
+  const target = path.resolve(req.target);
+  const launchDir = path.resolve(req.launchDir ?? defaultLaunchDir(host.fs, target));
+  const fs = host.fs as CachedFileSystem;
+  return {
+    fs,
+    git: host.git,
+    target,
+    launchDir,
+    home: path.resolve(req.home ?? os.homedir()),
+    platform: req.platform ?? process.platform,
+    env: req.env ?? process.env,
+    settings: req.settings ?? {},
+    memo: (key, compute) => fs.memo(`${req.profile.id}\0${key}`, compute),
   };
 }

@@ -2,7 +2,7 @@ import ignore, { type Ignore } from 'ignore';
 import micromatch from 'micromatch';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { refreshHost, resolveChain, type Host } from './chain';
+import { checkKey, refreshHost, resolveChain, type ChainRequest, type Host } from './chain';
 import { readConfig, suppress } from './config';
 import { diag, RULES, uniqueDiagnostics } from './diagnostics';
 import { mergeDiagnostics } from './merge';
@@ -121,6 +121,11 @@ export interface CheckOptions {
   launchDir?: string | ((folder: string) => string);
   /** Merge what several agents report at one place into one diagnostic (default); false keeps one per agent. */
   merge?: boolean;
+  /**
+   * Resolve every folder for every agent, even where a profile's `checkKey` says the answer is
+   * one already found (the tests compare the two ways).
+   */
+  everyFolder?: boolean;
 }
 
 /**
@@ -197,8 +202,17 @@ function* checkSteps(host: Host, root: string, agents: Agents, opts: CheckOption
   const seen = new Set<Diagnostic>();
   const globChecked = new Set<string>();
   for (const profile of profiles) {
+    // Folders whose chain gives what an earlier folder's gave (the profile's `checkKey`): their
+    // diagnostics and rules would all be repeats, so they are not resolved.
+    const keys = new Set<string>();
     for (const target of targets) {
-      const chain = resolveChain({ profile, target, launchDir: launchFor(target), home: opts.home, env: opts.env, settings: opts.settings?.[profile.id] }, host);
+      const req: ChainRequest = { profile, target, launchDir: launchFor(target), home: opts.home, env: opts.env, settings: opts.settings?.[profile.id] };
+      const key = opts.everyFolder ? undefined : checkKey(req, host);
+      if (key !== undefined) {
+        if (keys.has(key)) continue;
+        keys.add(key);
+      }
+      const chain = resolveChain(req, host);
       for (const d of chain.diagnostics) {
         if (seen.has(d)) continue;
         seen.add(d);

@@ -64,6 +64,15 @@ export interface Profile {
   globalPaths(env: ProfileEnv): string[];
   /** Resolve the chain for one target. Must not throw on bad input: report it instead. */
   resolve(ctx: ResolveContext): ProfileResult;
+  /**
+   * For `check`, which resolves a chain for every folder holding instruction files: what this
+   * profile's chain for `ctx.target` depends on besides what is the same for every target of
+   * the refresh (the launch folder aside, which `check` adds). Two targets with the same key must
+   * give the same diagnostics, conditional rules and `fatal`, so `check` resolves only the first
+   * target of each key. Absent: every target is resolved. A test compares the two ways on random
+   * trees (test/unit/checkGroups.test.ts).
+   */
+  checkKey?(ctx: ResolveContext): string;
 }
 
 /** An `@path` as written in a file: offsets of `@path` in the text, the path as written and to resolve. */

@@ -80,19 +80,11 @@ interface Collected {
  */
 function resolve(ctx: ResolveContext): ProfileResult {
   const out: Collected = { sources: [], diagnostics: [] };
-  const budgets = budgetsOf(ctx);
-  const gitRoot = ctx.git.root(ctx.launchDir);
-  const root = gitRoot ?? ctx.launchDir;
-  // `git ls-files` fails outside a repository: then no nested file is read.
-  const tracked = gitRoot ? ctx.git.trackedFiles(gitRoot) : undefined;
+  const { budgets, root, tracked, nested } = worktree(ctx);
   const start = readRootFiles(ctx, root, out);
-  // The nested block is the same for every target of the worktree: worked out once per refresh.
-  const nested = ctx.memo(`nested\0${root}\0${budgets.maxFiles}\0${budgets.maxFileBytes}\0${budgets.maxTotalBytes}`, () =>
-    nestedInstructions(ctx, root, tracked, budgets),
-  );
   out.sources.push(...nested.sources);
   out.diagnostics.push(...nested.diagnostics);
-  reportUntracked(ctx, root, tracked, nested.trackedSet, out);
+  reportUntracked(ctx, tracked, untrackedOnTheWay(ctx, root, nested.trackedSet), out);
   if (nested.text !== undefined) start.push({ where: 'system', text: nested.text });
   return {
     ...out,
@@ -100,6 +92,30 @@ function resolve(ctx: ResolveContext): ProfileResult {
     start,
     onRead: [],
   };
+}
+
+/** The worktree of the launch folder: its budgets, root, tracked files and nested block. */
+function worktree(ctx: ResolveContext) {
+  const budgets = budgetsOf(ctx);
+  const gitRoot = ctx.git.root(ctx.launchDir);
+  const root = gitRoot ?? ctx.launchDir;
+  // `git ls-files` fails outside a repository: then no nested file is read.
+  const tracked = gitRoot ? ctx.git.trackedFiles(gitRoot) : undefined;
+  // The nested block is the same for every target of the worktree: worked out once per refresh.
+  const nested = ctx.memo(`nested\0${root}\0${budgets.maxFiles}\0${budgets.maxFileBytes}\0${budgets.maxTotalBytes}`, () =>
+    nestedInstructions(ctx, root, tracked, budgets),
+  );
+  return { budgets, root, tracked, nested };
+}
+
+/**
+ * For `check`: besides the launch folder, a chain depends on its target only through the
+ * untracked instruction files on the way to it (the root files and the nested block are the
+ * worktree's). Every folder of a fully committed repository gives the same chain problems.
+ */
+function checkKey(ctx: ResolveContext): string {
+  const { root, nested } = worktree(ctx);
+  return untrackedOnTheWay(ctx, root, nested.trackedSet).join('\0');
 }
 
 /**
@@ -249,11 +265,15 @@ function render(root: string, blocks: string[], listed: Listed[]): string | unde
  * Untracked instruction files on the way to the target (and the target itself when it is one):
  * never guidance, since `nested_instructions` lists files through `git ls-files` only (trust filter).
  */
-function reportUntracked(ctx: ResolveContext, root: string, tracked: string[] | undefined, trackedSet: Set<string>, out: Collected): void {
+function untrackedOnTheWay(ctx: ResolveContext, root: string, trackedSet: Set<string>): string[] {
   const candidates = dirsBelow(root, folderOf(ctx.fs, ctx.target)).flatMap((d) => [path.join(d, 'AGENTS.md'), path.join(d, 'CLAUDE.md')]);
   if (NAMES.has(path.basename(ctx.target)) && !candidates.includes(ctx.target) && path.dirname(ctx.target) !== root) candidates.push(ctx.target);
-  for (const file of candidates) {
-    if (trackedSet.has(file) || ctx.fs.stat(file)?.type !== 'file') continue;
+  return candidates.filter((file) => !trackedSet.has(file) && ctx.fs.stat(file)?.type === 'file');
+}
+
+/** Each untracked file on the way, listed as not read, with its warning. */
+function reportUntracked(ctx: ResolveContext, tracked: string[] | undefined, untracked: string[], out: Collected): void {
+  for (const file of untracked) {
     const r = readText(ctx.fs, file);
     const size = r.state === 'ok' ? sizes(r.text) : { chars: 0, bytes: 'bytes' in r ? r.bytes : 0 };
     const reason = tracked
@@ -282,4 +302,5 @@ export const car: Profile = {
   notRunnable: 'CAR runs as a hosted service; there is nothing to run on this machine.',
   globalPaths: () => [],
   resolve,
+  checkKey,
 };
