@@ -11,8 +11,7 @@ import { CliGitIndex } from './core/git';
 import type { Chain, Diagnostic } from './core/model';
 import { findProfile, PROFILES } from './core/profiles';
 import type { Profile } from './core/profile';
-import { verify, type VerifyReport } from './verify/verify';
-import { RUNNABLE_AGENTS } from './verify/runAgent';
+import type { VerifyReport } from './verify/verify';
 
 declare const __VERSION__: string | undefined;
 
@@ -238,7 +237,7 @@ async function runCheck(cmd: Command, folder: string | undefined): Promise<numbe
   return ds.some((d) => d.severity === 'error') ? 1 : 0;
 }
 
-function runVerify(cmd: Command, target: string): Promise<number> {
+async function runVerify(cmd: Command, target: string): Promise<number> {
   const { values, agents } = cmd;
   const agentPaths: Record<string, string> = {};
   for (const a of values['agent-path'] ?? []) {
@@ -248,6 +247,8 @@ function runVerify(cmd: Command, target: string): Promise<number> {
     agentPaths[a.slice(0, eq)] = a.slice(eq + 1);
   }
   if (values.read !== undefined) cmd.existing(values.read, 'file');
+  // Loaded only for `verify`: its servers and processes cost every other command start-up time.
+  const [{ verify }, { RUNNABLE_AGENTS }] = await Promise.all([import('./verify/verify'), import('./verify/runAgent')]);
   return verify({
     target,
     launchDir: cmd.dirOption(values['launch-dir'], 'launch-dir'),

@@ -1,5 +1,5 @@
 import micromatch from 'micromatch';
-import { execFile } from 'node:child_process';
+import { childProcess } from './childProcess';
 import { constants as fsConstants, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import type { Profile } from './profile';
@@ -160,7 +160,7 @@ export function nodeMachineProbe(home: string, env: Readonly<Record<string, stri
     },
     run(file, args) {
       return new Promise((resolve) => {
-        execFile(file, [...args], { timeout: 5000, windowsHide: true, env: { ...process.env, ...env } as NodeJS.ProcessEnv }, (err, stdout) => resolve(err ? undefined : String(stdout)));
+        childProcess().execFile(file, [...args], { timeout: 5000, windowsHide: true, env: { ...process.env, ...env } as NodeJS.ProcessEnv }, (err, stdout) => resolve(err ? undefined : String(stdout)));
       });
     },
     async isDir(p) {

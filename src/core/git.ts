@@ -1,4 +1,4 @@
-import { execFile, spawnSync } from 'node:child_process';
+import { childProcess } from './childProcess';
 import * as path from 'node:path';
 import type { FileSystem } from './fs';
 
@@ -73,7 +73,7 @@ export class CliGitIndex implements GitIndex {
     const asked = files.filter((f) => !/[\r\n]/.test(f));
     if (!asked.length) return out;
     const input = asked.map((f) => `${rev}:${path.relative(root, f).split(path.sep).join('/')}\n`).join('');
-    const r = spawnSync('git', ['cat-file', '--batch'], { cwd: root, input, maxBuffer: 256 * 1024 * 1024, timeout: 30_000 });
+    const r = childProcess().spawnSync('git', ['cat-file', '--batch'], { cwd: root, input, maxBuffer: 256 * 1024 * 1024, timeout: 30_000 });
     if (r.status !== 0 || !r.stdout) return out;
     const buf = r.stdout;
     let at = 0;
@@ -118,12 +118,12 @@ export class CliGitIndex implements GitIndex {
 
 function runAsync(cwd: string, args: string[]): Promise<string | undefined> {
   return new Promise((resolve) => {
-    execFile('git', args, { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: 30_000 }, (error, stdout) => resolve(error ? undefined : stdout));
+    childProcess().execFile('git', args, { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: 30_000 }, (error, stdout) => resolve(error ? undefined : stdout));
   });
 }
 
 function run(cwd: string, args: string[]): string | undefined {
-  const r = spawnSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: 30_000 });
+  const r = childProcess().spawnSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: 30_000 });
   return r.status === 0 ? r.stdout : undefined;
 }
 

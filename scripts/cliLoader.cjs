@@ -1,0 +1,26 @@
+#!/usr/bin/env node
+// The command-line tool's entry (dist/cli.js, written by scripts/build.mjs): runs the bundle
+// beside it (cli.bundle.js) with V8's code cache of it (cli.bundle.js.cache, made at build time
+// by running a chain), so a run skips most of compiling the bundle: on Node 20, which has no
+// compile cache of its own, that is most of what loading it costs beyond Node's start-up.
+// A cache V8 does not accept (another Node, other flags) is ignored and the bundle compiled as
+// usual.
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+const vm = require('node:vm');
+const { wrap } = require('node:module');
+
+const file = path.join(__dirname, 'cli.bundle.js');
+const cacheFile = `${file}.cache`;
+let cachedData;
+try {
+  cachedData = fs.readFileSync(cacheFile);
+} catch {
+  // no cache: compile as usual
+}
+const script = new vm.Script(wrap(fs.readFileSync(file, 'utf8')), { filename: file, cachedData });
+// At build time: keep what this run compiled, for the next runs.
+if (process.env.INSTRUCTION_LENS_WRITE_CODE_CACHE === '1') process.on('exit', () => fs.writeFileSync(cacheFile, script.createCachedData()));
+const mod = { exports: {} };
+script.runInThisContext().call(mod.exports, mod.exports, require, mod, file, __dirname);
