@@ -19,6 +19,7 @@ export class CachedFileSystem implements FileSystem {
   private readonly links = new Map<string, boolean>();
   private readonly reads = new Map<string, { bytes: Uint8Array } | { error: unknown }>();
   private readonly dirs = new Map<string, DirEntry[]>();
+  private readonly names = new Map<string, string[]>();
   private readonly reals = new Map<string, string>();
   private readonly memos = new Map<string, unknown>();
   private readonly byPath = new Map<string, Map<string, unknown>>();
@@ -64,6 +65,16 @@ export class CachedFileSystem implements FileSystem {
     if (!entries) this.dirs.set(p, (entries = this.stat(p)?.type === 'dir' ? this.inner.readDir(p) : []));
     // A copy: callers may sort or filter what they get.
     return entries.slice();
+  }
+
+  readDirNames(p: string): string[] {
+    let names = this.names.get(p);
+    if (!names) {
+      const listed = this.dirs.get(p);
+      names = listed ? listed.map((e) => e.name) : this.stat(p)?.type !== 'dir' ? [] : (this.inner.readDirNames?.(p) ?? this.inner.readDir(p).map((e) => e.name));
+      this.names.set(p, names);
+    }
+    return names.slice();
   }
 
   realPath(p: string): string {

@@ -6,6 +6,9 @@ const lossyDecoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true })
 
 /** Count of Unicode code points, the unit Rust's `chars()` and most budgets count. */
 export function charCount(s: string): number {
+  // Most texts hold no surrogate at all: one native scan says so (profiles count every file of
+  // every chain).
+  if (!HIGH_SURROGATE.test(s)) return s.length;
   // Every UTF-16 unit, less one per surrogate pair; a lone surrogate counts as one.
   let n = s.length;
   for (let i = 0; i + 1 < s.length; i++) {
@@ -20,8 +23,11 @@ export function charCount(s: string): number {
   return n;
 }
 
+const HIGH_SURROGATE = /[\uD800-\uDBFF]/;
+
+/** UTF-8 bytes of `s` as sent (a lone surrogate as U+FFFD, three bytes), without encoding it. */
 export function byteCount(s: string): number {
-  return encoder.encode(s).byteLength;
+  return Buffer.byteLength(s, 'utf8');
 }
 
 export function encode(s: string): Uint8Array {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { lossyDiagnostic, readLossy } from '../../src/core/readText';
-import { charCount, offsetOfByte, takeChars } from '../../src/core/text';
+import fc from 'fast-check';
+import { byteCount, charCount, offsetOfByte, takeChars } from '../../src/core/text';
 import { tree } from './fixture';
 
 // The shared text measures every profile counts budgets and places cuts with.
@@ -21,6 +22,18 @@ describe('text measures', () => {
     assert.equal(takeChars('a😀é', 2), 'a😀');
     assert.equal(takeChars('ab', 5), 'ab');
     assert.equal(takeChars('ab', 0), '');
+  });
+
+  it('charCount is the code points and byteCount the bytes TextEncoder sends, on any UTF-16 text (lone surrogates too)', () => {
+    const unit = fc.oneof(fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), fc.constantFrom('a', 'é', '😀', '\ud800', '\udc00'));
+    const encoder = new TextEncoder();
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 40 }), (s) => {
+        assert.equal(charCount(s), [...s].length);
+        assert.equal(byteCount(s), encoder.encode(s).byteLength);
+      }),
+      { numRuns: 2000, seed: 20261201 },
+    );
   });
 });
 

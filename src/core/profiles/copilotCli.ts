@@ -57,6 +57,7 @@ const CHILD_FILES = [path.join('.github', 'copilot-instructions.md'), 'AGENTS.md
  * the one listed first). A docs page called `gemini.md` is thus sent as instructions.
  */
 const ANY_CASE = new Set(['AGENTS.md', 'CLAUDE.md', 'GEMINI.md']);
+const ANY_CASE_LOWER = new Set([...ANY_CASE].map((n) => n.toLowerCase()));
 /** Only these expand `@imports` (observed p3: not GEMINI.md, copilot-instructions.md, rules or instruction files). */
 const IMPORTING = new Set(['AGENTS.md', 'CLAUDE.md']);
 /** The file plus 8 levels of imports are inlined; the 9th `@` stays text (observed p4). */
@@ -133,8 +134,20 @@ class Resolver {
   locate(dir: string, name: string): string {
     const exact = path.join(dir, name);
     if (!ANY_CASE.has(name) || this.ctx.fs.stat(exact)) return exact;
+    // Most folders hold no such name in any case: their names alone say so, without listing
+    // each entry in the file system's order (most of the cost of a large tree's check).
+    if (!this.namesIgnoringCase(dir).has(name.toLowerCase())) return exact;
     const hit = this.filesIgnoringCase(dir).get(name.toLowerCase());
     return hit ? path.join(dir, hit) : exact;
+  }
+
+  /** The names of ANY_CASE a folder holds in some case, lower-cased, once per refresh. */
+  private namesIgnoringCase(dir: string): Set<string> {
+    return this.ctx.memo(`namesIgnoringCase\0${dir}`, () => {
+      const out = new Set<string>();
+      for (const n of this.ctx.fs.readDirNames?.(dir) ?? this.ctx.fs.readDir(dir).map((e) => e.name)) if (ANY_CASE_LOWER.has(n.toLowerCase())) out.add(n.toLowerCase());
+      return out;
+    });
   }
 
   /** A folder's files by their lower-case name (the first listed wins), once per refresh: every chain below asks. */
