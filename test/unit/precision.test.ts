@@ -188,6 +188,15 @@ describe('only true problems', () => {
     assert.deepEqual(c.diagnostics.filter((d) => d.code === 'import-missing').map((d) => /File '(.*?)'/.exec(d.message)![1]), ['./gone.md']);
   });
 
+  it('Copilot in VS Code: a placeholder link in a template a rule describes ([Name](link)) is not a missing file; a path is', () => {
+    const t = tree({
+      '/r/x.ts': '',
+      '/r/.github/instructions/readme.instructions.md': '---\napplyTo: "**/README.md"\n---\n- Start with "Registers [Client](link) in the container".\n- See [the guide](docs/guide.md) and [notes](NOTES).\n',
+    });
+    const c = chainOf(t, 'copilot', '/r/x.ts', { launchDir: '/r' });
+    assert.deepEqual(c.diagnostics.filter((d) => d.code === 'import-missing').map((d) => /File '(.*?)'/.exec(d.message)![1]), ['docs/guide.md']);
+  });
+
   it('every profile is in the registry once (merging names them by id)', () => {
     assert.equal(new Set(PROFILES.map((p) => p.id)).size, PROFILES.length);
   });
@@ -248,6 +257,10 @@ describe('which agents a workspace uses', () => {
     assert.deepEqual(ids(['pkg/CLAUDE.local.md']), ['claude-code']);
     assert.deepEqual(ids(['.claude/settings.json']), ['claude-code']);
     assert.deepEqual(ids(['GEMINI.md']), ['gemini-cli']);
+    assert.deepEqual(ids(['.gemini/settings.json']), ['gemini-cli']);
+    assert.deepEqual(ids(['.gemini/commands/review.toml']), ['gemini-cli']);
+    // Gemini Code Assist's review configuration on GitHub is not Gemini CLI.
+    assert.deepEqual(ids(['.gemini/config.yaml', '.gemini/styleguide.md', 'AGENTS.md']), ['codex']);
     assert.deepEqual(ids(['.cursor/rules/a.mdc']), ['cursor']);
     assert.deepEqual(ids(['.github/copilot-instructions.md']), ['copilot-cli', 'copilot']);
     assert.deepEqual(ids(['CLAW.md', 'CLAUDE.md']), ['claude-code', 'claw-code', 'claw-code@head']);

@@ -250,6 +250,9 @@ class Resolver {
       // A link's #fragment or ?query names a place in the file, not part of its path.
       const refPath = ref.ref.replace(/[#?].*$/s, '');
       if (!refPath) continue;
+      // A bare word with no folder and no extension (`[InterfaceName](link)` in a template the
+      // rule describes) is a placeholder, not a file the author meant: said only if it exists.
+      if (/^[A-Za-z_][\w-]*$/.test(refPath)) continue;
       const target = refPath.startsWith('/') ? refPath : path.join(path.dirname(file), refPath);
       if (this.ctx.fs.stat(target)) continue;
       // A rule reached through a symlink (.claude/rules/x.md -> ../../shared/x.md) whose link is

@@ -671,7 +671,9 @@ export const geminiCli: Profile = {
   filePatterns: ['**/GEMINI.md'],
   mainFile: DEFAULT_CONTEXT_FILENAME,
   importRefs: (text) => findImports(text).map((r) => ({ ...r, written: r.path })),
-  evidence: { markers: ['**/GEMINI.md', '.gemini/**'], cli: { command: 'gemini', versionArgs: ['--version'] }, homeDir: '.gemini' },
+  // .gemini/config.yaml and .gemini/styleguide.md are Gemini Code Assist's code review on
+  // GitHub, not Gemini CLI: alone they mark nothing (its other files, settings.json, commands/ …, do).
+  evidence: { markers: ['**/GEMINI.md', '.gemini/!(config.yaml|styleguide.md)', '.gemini/*/**'], cli: { command: 'gemini', versionArgs: ['--version'] }, homeDir: '.gemini' },
   localRun,
   wireProtocol: 'gemini',
   globalPaths: (env) => [path.join(geminiHome(env), GEMINI_DIR, DEFAULT_CONTEXT_FILENAME), path.join(geminiHome(env), GEMINI_DIR, 'settings.json')],
