@@ -24,7 +24,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
 import { defineRepoSuite, repoArguments } from './realRepo.mjs';
 import { installAgents, pinnedAgent, repoRoot } from '../../scripts/agents/install.mjs';
-import { compare, materialize, probeLines, runAgent, RUNNABLE_AGENTS } from '../../scripts/agents/harness.mjs';
+import { compare, findProfile, materialize, probeLines, runAgent, RUNNABLE_AGENTS } from '../../scripts/agents/harness.mjs';
 import { copilotChatVersion, runCopilotChat } from '../../scripts/agents/copilotChat.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -37,16 +37,11 @@ const AGENTS = [...RUNNABLE_AGENTS, 'copilot'];
 const onlyAgents = process.env.IL_AGENTS ? process.env.IL_AGENTS.split(',') : AGENTS;
 const onlyScenarios = process.env.IL_SCENARIOS ? process.env.IL_SCENARIOS.split(',') : null;
 
-/** The agent versions pinned in test/agents/package.json, by profile id. */
+/** The agent versions pinned in test/agents/package.json (each profile's `localRun.npmPackage`), by profile id. */
 const pinned = (() => {
   const deps = JSON.parse(readFileSync(path.join(here, 'package.json'), 'utf8')).dependencies;
-  return {
-    'claude-code': deps['@anthropic-ai/claude-code'],
-    codex: deps['@openai/codex'],
-    'gemini-cli': deps['@google/gemini-cli'],
-    'copilot-cli': deps['@github/copilot'],
-    copilot: copilotChatVersion(),
-  };
+  const cli = RUNNABLE_AGENTS.map((id) => [id, deps[findProfile(id).localRun.npmPackage]]);
+  return { ...Object.fromEntries(cli), copilot: copilotChatVersion() };
 })();
 
 async function loadScenarios() {
