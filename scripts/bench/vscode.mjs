@@ -47,7 +47,10 @@ export async function benchVscode({ repo, tree, work, switches = 20, edits = 3, 
   const figures = {};
   for (const [name, extDir, withExtension] of [['without', withoutExt, false], ['with', withExt, true]]) {
     log(`  VS Code window ${withExtension ? 'with' : 'without'} the extension…`);
-    const config = { withExtension, ...plan, edits, out: path.join(work, `vscode-${name}.json`) };
+    // IL_BENCH_PROFILE=<folder>: a CPU profile of each extension host's start-up and a heap snapshot at its end.
+    const profileDir = process.env.IL_BENCH_PROFILE ? path.resolve(process.env.IL_BENCH_PROFILE) : undefined;
+    if (profileDir) fs.mkdirSync(profileDir, { recursive: true });
+    const config = { withExtension, ...plan, edits, out: path.join(work, `vscode-${name}.json`), profileDir, name };
     const configFile = path.join(work, `vscode-${name}.config.json`);
     fs.writeFileSync(configFile, JSON.stringify(config));
     figures[name] = await runWindow({ work, name, copy, extDir, entry: path.join(entryDir, 'index.js'), configFile, home, out: config.out });

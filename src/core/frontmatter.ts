@@ -1,4 +1,5 @@
-import { parseDocument } from 'yaml';
+import type { Document } from 'yaml';
+import { yamlLib } from './lazy';
 import { ParseCache } from './parseCache';
 
 /** A YAML frontmatter block at the top of an instruction file. */
@@ -68,9 +69,9 @@ function parse(text: string): Frontmatter | undefined {
   const bodyLine = raw.split('\n').length - (raw.endsWith('\n') ? 1 : 0);
   const deep = yamlTooDeep(yamlText);
   if (deep) return { data: undefined, error: { message: deep, line: 1, column: 0 }, raw, body, bodyLine };
-  let doc: ReturnType<typeof parseDocument>;
+  let doc: Document.Parsed;
   try {
-    doc = parseDocument(yamlText, { prettyErrors: false, uniqueKeys: false });
+    doc = yamlLib().parseDocument(yamlText, { prettyErrors: false, uniqueKeys: false });
   } catch (e) {
     // The YAML parser recurses per level of nesting: `[[[[…` thousands deep exhausts the stack.
     if (!(e instanceof RangeError)) throw e;

@@ -1,4 +1,5 @@
-import { Lexer, type Token, type Tokens } from 'marked';
+import type { Token, Tokens } from 'marked';
+import { markedLib } from './lazy';
 import { ParseCache } from './parseCache';
 
 /**
@@ -93,7 +94,7 @@ function plain(text: string): Token[] {
 function lexOrPlain(text: string): Token[] {
   if (tooDeepToParse(text)) return plain(text);
   try {
-    return new Lexer({ gfm: false }).lex(text);
+    return new (markedLib().Lexer)({ gfm: false }).lex(text);
   } catch (e) {
     if (!(e instanceof RangeError)) throw e;
     return plain(text);

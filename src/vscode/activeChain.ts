@@ -67,8 +67,9 @@ export class ActiveChainModel implements vscode.Disposable {
     );
     this.activeUri = fileOf(vscode.window.activeTextEditor);
     // The first chain reads the disk and git: after activation returns, so the editor and the
-    // other extensions starting beside this one do not wait for it (the view says it is working).
-    this.starting = setTimeout(() => this.refresh());
+    // other extensions starting beside this one do not wait for it (the view says it is working),
+    // and once the agents the workspace uses are known (git lists them off this thread).
+    this.starting = setTimeout(() => void settings.ready().then(() => this.starting && this.refresh()));
   }
 
   /** Whether the first chain is still on its way. */
@@ -214,6 +215,7 @@ export class ActiveChainModel implements vscode.Disposable {
 
   dispose(): void {
     clearTimeout(this.starting);
+    this.starting = undefined;
     this.emitter.dispose();
     for (const d of this.disposables) d.dispose();
   }

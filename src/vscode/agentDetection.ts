@@ -1,4 +1,4 @@
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import * as vscode from 'vscode';
 import { listFiles } from '../core/check';
 import { CONFIG_FILE, readConfig } from '../core/config';
@@ -19,6 +19,8 @@ export class AgentDetection implements vscode.Disposable {
   /** Fires when an answer may have changed (the machine's look-up finished, a folder's files changed). */
   readonly onDidChange = this.emitter.event;
   private readonly byFolder = new Map<string, Detection[]>();
+  /** Each folder's first listing, under way or done. */
+  private readonly listing = new Map<string, Promise<void>>();
   private machine: MachineEvidence[] | undefined;
   private probing: Promise<void> | undefined;
   /** Counts the changes: a listing started before the latest one is stale. */
@@ -29,21 +31,28 @@ export class AgentDetection implements vscode.Disposable {
     this.disposables.push(
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.probe()),
       vscode.workspace.onDidChangeWorkspaceFolders(() => {
+        this.generation++;
         this.byFolder.clear();
+        this.listing.clear();
         this.emitter.fire();
       }),
     );
     this.probe();
   }
 
-  /** The detections for the folder holding `scope` (the first folder without one), in registry order. */
+  /**
+   * The detections for the folder holding `scope` (the first folder without one), in registry
+   * order. A folder not listed yet is listed asynchronously (git runs outside the extension
+   * host's thread): meanwhile its configuration file alone answers, or nothing is detected (every
+   * agent enabled), and `onDidChange` fires when the listing is in.
+   */
   detections(scope?: vscode.ConfigurationScope): Detection[] {
     const folder = folderOf(scope);
     if (!folder) return withMachine(detectFromRepository([], PROFILES), this.machine ?? []);
     let repo = this.byFolder.get(folder);
     if (!repo) {
-      repo = fromFolder(folder);
-      this.byFolder.set(folder, repo);
+      repo = fromConfig(folder) ?? detectFromRepository([], PROFILES);
+      void this.list(folder);
     }
     if (repo.some((d) => d.evidence[0] === CONFIG_FILE)) return repo;
     return this.machine ? withMachine(repo, this.machine) : repo;
@@ -54,9 +63,26 @@ export class AgentDetection implements vscode.Disposable {
     return this.machine?.find((m) => m.profile.id === profileId)?.installed;
   }
 
-  /** The machine's look-up, for tests and callers that must wait for it. */
-  ready(): Promise<void> {
-    return this.probing ?? Promise.resolve();
+  /** The machine's look-up and the listing of every workspace folder, for callers that must wait for them. */
+  async ready(): Promise<void> {
+    const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+    await Promise.all([this.probing, ...folders.map((f) => this.list(f))]);
+  }
+
+  /** A folder's first listing, once: its answer is kept, and `onDidChange` fires. */
+  private list(folder: string): Promise<void> {
+    let listing = this.listing.get(folder);
+    if (!listing) {
+      listing = fromFolderAsync(folder).then((answer) => {
+        // Listed again meanwhile (`forget`), or the folders changed: the newer answer stands.
+        if (this.listing.get(folder) !== listing) return;
+        const before = fromConfig(folder) ?? detectFromRepository([], PROFILES);
+        this.byFolder.set(folder, answer);
+        if (answer.some((d, i) => d.used !== before[i].used)) this.emitter.fire();
+      });
+      this.listing.set(folder, listing);
+    }
+    return listing;
   }
 
   /**
@@ -65,6 +91,11 @@ export class AgentDetection implements vscode.Disposable {
    */
   forget(): void {
     const generation = ++this.generation;
+    // A first listing under way may predate the change: it starts again.
+    for (const folder of [...this.listing.keys()].filter((f) => !this.byFolder.has(f))) {
+      this.listing.delete(folder);
+      void this.list(folder);
+    }
     void Promise.all([...this.byFolder.keys()].map(async (folder) => [folder, await fromFolderAsync(folder)] as const)).then((answers) => {
       if (generation !== this.generation) return;
       let changed = false;
@@ -100,23 +131,15 @@ export class AgentDetection implements vscode.Disposable {
 const MARKER_PATHSPECS = [...new Set(PROFILES.flatMap((p) => p.evidence.markers))].map((m) => `:(glob)${m}`);
 const LS_MARKERS = ['-c', 'core.quotepath=off', 'ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', ...MARKER_PATHSPECS];
 
-/** The folder's configuration names its agents; else its files show them (git's, tracked or not, or the walk of `check`). */
-function fromFolder(folder: string): Detection[] {
-  const configured = fromConfig(folder);
-  if (configured) return configured;
-  const host = coreHost();
-  if (vscode.workspace.isTrusted && host.git.root(folder)) {
-    const r = spawnSync('git', LS_MARKERS, { cwd: folder, encoding: 'utf8', maxBuffer: 1 << 28, timeout: 30_000 });
-    if (r.status === 0) return detectFromRepository(r.stdout.split('\0').filter(Boolean), PROFILES);
-  }
-  return fromWalk(folder);
-}
-
 function fromWalk(folder: string): Detection[] {
   return detectFromRepository(listFiles(coreHost(), folder).files, PROFILES);
 }
 
-/** `fromFolder` with git run asynchronously (the walk, without git, stays synchronous). */
+/**
+ * The folder's configuration names its agents; else its files show them: git's list of the
+ * agents' markers, tracked or not, run asynchronously; without git (or in Restricted Mode) the
+ * walk of `check`, which stays synchronous.
+ */
 async function fromFolderAsync(folder: string): Promise<Detection[]> {
   const configured = fromConfig(folder);
   if (configured) return configured;

@@ -143,6 +143,9 @@ class InstructionDiagnostics implements vscode.Disposable {
    */
   private async checkWorkspace(): Promise<void> {
     const stale = () => this.disposed;
+    // The agents used are known (detection lists the folders asynchronously at first).
+    await this.settings.ready();
+    if (stale()) return;
     const workspace: Diagnostic[] = [];
     if (this.settings.get('diagnostics.enabled')) {
       for (const folder of vscode.workspace.workspaceFolders ?? []) {

@@ -12,6 +12,7 @@ export function createLog(context: vscode.ExtensionContext, settings: Settings):
   const folders = vscode.workspace.workspaceFolders?.map((f) => f.uri.fsPath) ?? [];
   log.info(`Instruction Lens ${version} in VS Code ${vscode.version} (${vscode.env.remoteName ? `remote: ${vscode.env.remoteName}` : 'local'}, ${vscode.workspace.isTrusted ? 'trusted' : 'Restricted Mode'})`);
   log.info(`Workspace folders: ${folders.length ? folders.join(', ') : 'none'}`);
-  log.info(`Agents enabled: ${settings.enabledProfiles().map((p) => `${p.agent} (${p.id}, models ${p.agentVersion})`).join('; ')}`);
+  // Once detection has listed the folders (asynchronously, after activation).
+  void settings.ready().then(() => log.info(`Agents enabled: ${settings.enabledProfiles().map((p) => `${p.agent} (${p.id}, models ${p.agentVersion})`).join('; ')}`));
   return log;
 }

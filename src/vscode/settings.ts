@@ -104,6 +104,11 @@ export class Settings implements vscode.Disposable {
     return enabled.length ? enabled : [...PROFILES];
   }
 
+  /** Once the agents used are known (`auto` detection lists the workspace folders asynchronously). */
+  ready(): Promise<void> {
+    return this.detection?.ready() ?? Promise.resolve();
+  }
+
   /** Why an agent is enabled, in a few words: the evidence that detected it, or the setting that pins it. */
   whyEnabled(profile: Profile, scope?: vscode.ConfigurationScope): string {
     if (Array.isArray(this.get('agents', scope))) return 'enabled in instructionLens.agents';

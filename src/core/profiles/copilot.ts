@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { parseDocument, isMap, isScalar, isSeq } from 'yaml';
+import { yamlLib } from '../lazy';
 import { diag } from '../diagnostics';
 import { stringList } from '../frontmatter';
 import { globProblem, matchesAny, relativeInside } from '../globs';
@@ -101,6 +101,7 @@ function parsePromptText(text: string): Parsed {
   const headerStart = lines[0].length;
   const headerText = lines.slice(1, end).join('');
   const bodyStart = lines.slice(0, Math.min(end + 1, lines.length)).join('').length;
+  const { parseDocument, isMap, isScalar, isSeq } = yamlLib();
   const doc = parseDocument(headerText, { prettyErrors: false, uniqueKeys: false });
   const header: Header = { attributes: [], errors: doc.errors.map((e) => ({ message: e.message.split('\n')[0], start: headerStart + e.pos[0], end: headerStart + e.pos[1] })) };
   const scalar = (n: unknown): string | undefined => (isScalar(n) && n.value !== null && n.value !== undefined ? String(n.value) : undefined);

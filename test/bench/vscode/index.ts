@@ -8,7 +8,10 @@
 // Its configuration is a JSON file named by IL_BENCH_VSCODE (see `Config`); it writes its figures
 // as JSON to `config.out`.
 import * as fs from 'node:fs';
+import { Session } from 'node:inspector';
+import * as path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import * as v8 from 'node:v8';
 import * as vscode from 'vscode';
 import type { InstructionLensApi } from '../../../src/extension';
 
@@ -25,6 +28,14 @@ interface Config {
   edits: number;
   /** Where the figures go. */
   out: string;
+  /**
+   * A folder for CPU profiles of the extension host (start-up to the first problems, switches,
+   * edits), a sampled allocation profile of the whole run and a heap snapshot at its end
+   * (`IL_BENCH_PROFILE`: slows the window, so its figures are only for finding causes).
+   */
+  profileDir?: string;
+  /** This window's name in those files' names. */
+  name?: string;
 }
 
 const EXTENSION_ID = 'instruction-lens.instruction-lens';
@@ -63,6 +74,8 @@ async function measure(config: Config, result: Record<string, unknown>): Promise
   await show(config.first);
   result.openMs = performance.now() - openStarted;
 
+  const allocations = config.profileDir ? await startAllocationSampling() : undefined;
+  const profiler = config.profileDir ? await startProfile() : undefined;
   const startup = loopMonitor();
   // Registered before the extension's own listener, so it runs first: from this stamp to the
   // model's change is the extension's synchronous work on an editor switch.
@@ -89,6 +102,7 @@ async function measure(config: Config, result: Record<string, unknown>): Promise
     );
     result.firstDiagnosticsMs = checked;
   }
+  if (profiler) await profiler.stop(path.join(config.profileDir!, `${config.name}-startup.cpuprofile`));
   const followed: number[] = [];
   const follow = lens?.model.onDidChange(() => {
     if (editorChanged) followed.push(performance.now() - editorChanged);
@@ -97,16 +111,20 @@ async function measure(config: Config, result: Record<string, unknown>): Promise
   await settle();
   result.startup = startup.stop();
 
+  const switchProfiler = config.profileDir ? await startProfile() : undefined;
   const switching = loopMonitor();
   followed.length = 0;
   result.switch = { ...(await switches(config, lens)), followed: lens ? stats(followed) : undefined };
   result.switchLoop = switching.stop();
+  if (switchProfiler) await switchProfiler.stop(path.join(config.profileDir!, `${config.name}-switches.cpuprofile`));
   follow?.dispose();
   stamp.dispose();
 
+  const editProfiler = config.profileDir ? await startProfile() : undefined;
   const editing = loopMonitor();
   result.edit = await edits(config, lens);
   result.editLoop = editing.stop();
+  if (editProfiler) await editProfiler.stop(path.join(config.profileDir!, `${config.name}-edits.cpuprofile`));
 
   await settle();
   result.whole = whole.stop();
@@ -115,6 +133,45 @@ async function measure(config: Config, result: Record<string, unknown>): Promise
   result.heapMb = mb(memory.heapUsed);
   result.watches = inotifyWatches();
   result.diagnostics = countDiagnostics();
+  if (allocations) await allocations.stop(path.join(config.profileDir!, `${config.name}-allocations.heapprofile`));
+  if (config.profileDir) v8.writeHeapSnapshot(path.join(config.profileDir, `${config.name}-end.heapsnapshot`));
+}
+
+function inspect() {
+  const session = new Session();
+  session.connect();
+  const post = <T>(method: string, params?: object) =>
+    new Promise<T>((resolve, reject) => session.post(method, params, (err, res) => (err ? reject(err) : resolve(res as T))));
+  return { session, post };
+}
+
+/** What is allocated (garbage included), by where, sampled: what makes the heap grow. */
+async function startAllocationSampling() {
+  const { session, post } = inspect();
+  await post('HeapProfiler.enable');
+  await post('HeapProfiler.startSampling', { samplingInterval: 64 * 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  return {
+    async stop(file: string) {
+      const { profile } = await post<{ profile: object }>('HeapProfiler.stopSampling');
+      fs.writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
+
+/** A CPU profile of this extension host through the inspector (no flag needed: it is this process). */
+async function startProfile() {
+  const { session, post } = inspect();
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 500 });
+  await post('Profiler.start');
+  return {
+    async stop(file: string) {
+      const { profile } = await post<{ profile: object }>('Profiler.stop');
+      fs.writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
 }
 
 /** Each switch: the editor shown (both windows), and in the extension's window the chain following it. */
