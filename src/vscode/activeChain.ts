@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { refreshHost, resolveChain, type Host } from '../core/chain';
 import { NodeFileSystem } from '../core/fs';
-import { findGitRoot } from '../core/git';
+import { findGitRoot, SnapshotGitIndex } from '../core/git';
 import type { Chain } from '../core/model';
 import type { Profile } from '../core/profile';
 import { PROFILES } from '../core/profiles';
@@ -40,7 +40,7 @@ export class ActiveChainModel implements vscode.Disposable {
   private activeUri: vscode.Uri | undefined;
   private readonly cache = new Map<string, ResolvedChain>();
   /** What the chains read through until the next change (see `refreshHost`), and the unsaved texts it holds. */
-  private host: { host: Host; unsaved: string } | undefined;
+  private host: { host: Host; unsaved: string; listed?: Promise<void> } | undefined;
   private readonly hasChainKey = new ContextKey<boolean>('instructionLens.hasChain');
   private readonly disposables: vscode.Disposable[] = [];
   /** Unsaved text cannot create a `.git`: the plain disk answers where the repository is. */
@@ -135,6 +135,27 @@ export class ActiveChainModel implements vscode.Disposable {
   /** What this change's chains read through: for other readers of the same files (the diagnostics' suppression comments), read once per change. */
   get readHost(): Host {
     return this.hostNow();
+  }
+
+  /**
+   * This change's host, once git has listed the repository of each workspace folder off this
+   * thread: what the diagnostics' passes read through, so a profile that asks for the work tree's
+   * files (Copilot's nested AGENTS.md) finds them listed rather than running git while the
+   * extension host waits.
+   */
+  async listedHost(): Promise<Host> {
+    const host = this.hostNow();
+    const current = this.host!;
+    const git = host.git;
+    if (git instanceof SnapshotGitIndex) {
+      current.listed ??= Promise.all(
+        [...new Set((vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => git.root(f.uri.fsPath)))]
+          .filter((root): root is string => !!root)
+          .map((root) => git.listAhead(root)),
+      ).then(() => undefined);
+      await current.listed;
+    }
+    return host;
   }
 
   /** Something a chain reads changed: drop every cached chain and answer, and resolve the active one again. */

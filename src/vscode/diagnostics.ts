@@ -5,7 +5,6 @@ import { resolveChain } from '../core/chain';
 import { governedFolder } from '../core/patterns';
 import { isInside } from '../core/paths';
 import { checkInSlices } from '../core/check';
-import { SnapshotGitIndex } from '../core/git';
 import { readConfig, suppress } from '../core/config';
 import { RULES, ruleHelpUri } from '../core/diagnostics';
 import { mergeDiagnostics } from '../core/merge';
@@ -40,6 +39,10 @@ class InstructionDiagnostics implements vscode.Disposable {
   private workspace: Diagnostic[] = [];
   /** The core diagnostics behind each published one, by `placeKey`. */
   private byPlace = new Map<string, Diagnostic[]>();
+  /** What each file shows, by `keyOf` its problems: a publish sets only the files whose problems changed. */
+  private shown = new Map<string, string>();
+  /** The active chain's own problems when last published. */
+  private activeKey: string | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** Counts the changes: a quick look started before the latest one is stale. */
   private generation = 0;
@@ -56,7 +59,10 @@ class InstructionDiagnostics implements vscode.Disposable {
     private readonly watcher: InstructionWatcher,
   ) {
     this.disposables.push(
-      model.onDidChange(() => this.publish()),
+      // An editor switch whose chain brings no problem of its own that differs publishes nothing.
+      model.onDidChange(() => {
+        if (keyOf(model.current?.chain.diagnostics ?? []) !== this.activeKey) this.publish();
+      }),
       watcher.onDidChange((paths) => {
         this.schedule();
         void this.lookAt(paths);
@@ -113,6 +119,8 @@ class InstructionDiagnostics implements vscode.Disposable {
     const files = paths.filter((p) => this.watcher.isInstructionPath(p) && vscode.workspace.getWorkspaceFolder(vscode.Uri.file(p)));
     if (!files.length || files.length > QUICK_LOOK_FILES) return;
     const generation = this.generation;
+    const host = await this.model.listedHost();
+    if (generation !== this.generation) return;
     const found: Diagnostic[] = [];
     for (const file of files) {
       const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file))!;
@@ -125,7 +133,7 @@ class InstructionDiagnostics implements vscode.Disposable {
         if (generation !== this.generation) return;
         const chain = resolveChain(
           { profile, target, launchDir, home: this.settings.home(folder.uri), env: process.env, settings: this.settings.profileSettings(profile.id, folder.uri) },
-          this.model.readHost,
+          host,
         );
         found.push(...chain.diagnostics.filter((d) => d.path === file));
       }
@@ -151,10 +159,8 @@ class InstructionDiagnostics implements vscode.Disposable {
       for (const folder of vscode.workspace.workspaceFolders ?? []) {
         if (folder.uri.scheme !== 'file') continue;
         // This change's cache, shared with the active chain and the quick look: each file, listing and
-        // git answer is read once per change.
-        const host = this.model.readHost;
-        const gitRoot = host.git.root(folder.uri.fsPath);
-        if (gitRoot && host.git instanceof SnapshotGitIndex) await host.git.listAhead(gitRoot);
+        // git answer is read once per change, git's lists off this thread.
+        const host = await this.model.listedHost();
         if (stale()) return;
         // Each folder checked as the chain view resolves it: from the same launch directory.
         const result = await checkInSlices(host, folder.uri.fsPath, this.settings.enabledProfiles(folder.uri), {
@@ -174,9 +180,13 @@ class InstructionDiagnostics implements vscode.Disposable {
   }
 
   private publish(): void {
-    this.collection.clear();
     this.byPlace = new Map();
-    if (!this.settings.get('diagnostics.enabled')) return this.watcher.track('diagnostics', []);
+    this.activeKey = keyOf(this.model.current?.chain.diagnostics ?? []);
+    if (!this.settings.get('diagnostics.enabled')) {
+      this.collection.clear();
+      this.shown = new Map();
+      return this.watcher.track('diagnostics', []);
+    }
     const disabled = new Set(this.settings.get('diagnostics.disabledCodes'));
     // Read through this change's cache: publishing follows every editor switch, and would read
     // every file with a problem (suppression comments, real paths) again each time.
@@ -202,7 +212,16 @@ class InstructionDiagnostics implements vscode.Disposable {
       this.byPlace.set(placeKey(d.path, d.line, d.column, d.code, SEVERITY[d.severity]), group);
       byFile.set(d.path, [...(byFile.get(d.path) ?? []), group]);
     }
-    for (const [file, groups] of byFile) this.collection.set(vscode.Uri.file(file), groups.map(toVscode));
+    // Only what changed goes to the editor: publishing follows edits and editor switches, and
+    // setting every file's problems again each time cost the extension host a tenth of a second.
+    const shown = new Map<string, string>();
+    for (const [file, groups] of byFile) {
+      const key = keyOf(groups.flat());
+      shown.set(file, key);
+      if (this.shown.get(file) !== key) this.collection.set(vscode.Uri.file(file), groups.map(toVscode));
+    }
+    for (const file of this.shown.keys()) if (!shown.has(file)) this.collection.delete(vscode.Uri.file(file));
+    this.shown = shown;
     // Creating a missing import target must clear its diagnostic, though no pattern matches it.
     this.watcher.track('diagnostics', all.filter((d) => d.data?.target).map((d) => d.data!.target));
   }
@@ -223,6 +242,13 @@ class InstructionDiagnostics implements vscode.Disposable {
  */
 function placeKey(file: string, line: number, column: number, code: string, severity: vscode.DiagnosticSeverity): string {
   return `${file}\0${line}\0${column}\0${code}\0${severity}`;
+}
+
+/** Everything of some problems that the editor shows or a quick fix reads, as one string. */
+function keyOf(diagnostics: readonly Diagnostic[]): string {
+  return diagnostics
+    .map((d) => [d.path, d.line, d.column, d.endLine, d.endColumn, d.code, d.severity, d.message, d.agents?.join(','), JSON.stringify(d.data ?? null)].join('\0'))
+    .join('\n');
 }
 
 const RANK: Record<Diagnostic['severity'], number> = { error: 0, warning: 1, info: 2, hint: 3 };

@@ -38,12 +38,11 @@ const FOLDER_ENTRIES = 500;
  *   editor (a quick fix creating a missing import) are also reported at once, from the
  *   workspace's file operation events, without waiting for the disk watcher.
  * - Outside them (every profile's `globalPaths`, the candidate files in the folders above each
- *   workspace folder and above a file outside the workspace, tracked paths): chokidar, on the
- *   folder holding each exact path, keeping only those paths (and, for a folder such as
- *   `~/.claude/rules`, what is inside it). A path whose folder does not exist yet is stat-ed
- *   once a second until it does: a watch of a missing path misses its creation about one time
- *   in four (tried here). Paths newly watched are looked at again once the watch is ready, so
- *   a file created while chokidar was starting is not missed.
+ *   workspace folder and above a file outside the workspace, tracked paths): chokidar, on each
+ *   exact path that exists (a file, or a folder such as `~/.claude/rules` with what is inside
+ *   it), never on the folder around it; a path that does not exist yet is stat-ed once a second
+ *   until it does (see `OutsideWatcher`). Paths newly watched are looked at again once the watch
+ *   is ready, so a file changed while chokidar was starting is not missed.
  * Every change lands in one debounced event per burst: a branch switch touching thousands of
  * files causes one refresh. Unsaved edits come from the editor's document events.
  */
@@ -111,9 +110,9 @@ export class InstructionWatcher implements vscode.Disposable {
     return this.matchesPattern(rel);
   }
 
-  /** The OS watch handles this watcher holds (chokidar's, outside the workspace): for the log and the bench. */
-  get watchedFolders(): number {
-    return this.outside.watchedFolders;
+  /** The paths outside the workspace chokidar watches (an OS watch handle each): for the log and the bench. */
+  get watchedPaths(): number {
+    return this.outside.watchedPaths;
   }
 
   private noteDocument(doc: vscode.TextDocument): void {
@@ -232,23 +231,30 @@ export class InstructionWatcher implements vscode.Disposable {
 }
 
 /**
- * The exact paths outside the workspace folders. chokidar watches the folder holding each path
- * that has one (one watch handle per such folder, plus the inside of a watched folder such as
- * `~/.claude/rules`); the rest are polled until their folder appears.
+ * The exact paths outside the workspace folders. chokidar watches each path that exists, itself:
+ * a file (one watch handle, no listing of the folder it is in) or a folder such as
+ * `~/.claude/rules` (and what is inside it, a few levels down). A path that does not exist is
+ * stat-ed once a second until it does. Watching the folder holding a missing path instead made
+ * chokidar list that folder again, with a `stat` of every entry, at each change in it: for a
+ * candidate above the workspace that folder can be the home or the system's temporary folder,
+ * where something changes all the time (a second of the extension host's time per few seconds
+ * on a busy machine). A watch of a missing path misses its creation about one time in four
+ * (tried here): a poll sees it.
  */
 class OutsideWatcher {
   private chokidar: FSWatcher | undefined;
   private paths = new Set<string>();
-  /** The folders chokidar watches: the existing parents of `paths`. */
-  private parents = new Set<string>();
-  /** Paths whose folder does not exist yet, and what they looked like last time (see `signature`). */
+  /** The paths chokidar watches: those that existed when last looked at. */
+  private watched = new Set<string>();
+  /** Paths that do not exist, and what they looked like last time (see `signature`). */
   private polled = new Map<string, string>();
   private readonly poller = setInterval(() => this.poll(), POLL_MS);
 
   constructor(private readonly onChange: (p: string) => void) {}
 
-  get watchedFolders(): number {
-    return this.parents.size;
+  /** The paths chokidar watches (one OS watch handle each, more inside a watched folder). */
+  get watchedPaths(): number {
+    return this.watched.size;
   }
 
   /** Watch exactly these paths from now on. */
@@ -260,24 +266,22 @@ class OutsideWatcher {
   }
 
   private rewatch(): void {
-    const parents = new Set<string>();
+    const watched = new Set<string>();
     const polled = new Map<string, string>();
     for (const p of this.paths) {
-      const parent = path.dirname(p);
-      if (isDirectory(parent)) parents.add(parent);
-      else polled.set(p, this.polled.get(p) ?? signature(p));
+      if (exists(p)) watched.add(p);
+      else polled.set(p, this.polled.get(p) ?? '');
     }
     this.polled = polled;
-    const added = [...parents].filter((d) => !this.parents.has(d));
-    const removed = [...this.parents].filter((d) => !parents.has(d));
-    this.parents = parents;
-    if (!this.chokidar && parents.size) this.start();
+    const added = [...watched].filter((p) => !this.watched.has(p));
+    const removed = [...this.watched].filter((p) => !watched.has(p));
+    this.watched = watched;
+    if (!this.chokidar && watched.size) this.start();
     if (removed.length) this.chokidar?.unwatch(removed);
     if (added.length && this.chokidar) {
       // What the new paths look like now: compared once the watch is surely up (chokidar reports
-      // nothing that happened before it was), so a file created meanwhile is reported.
-      const watched = [...this.paths].filter((p) => added.includes(path.dirname(p)));
-      const before = new Map(watched.map((p) => [p, signature(p)]));
+      // nothing that happened before it was), so a change made meanwhile is reported.
+      const before = new Map(added.map((p) => [p, signature(p)]));
       this.chokidar.add(added);
       setTimeout(() => {
         for (const [p, was] of before) if (this.paths.has(p) && signature(p) !== was) this.onChange(p);
@@ -286,43 +290,32 @@ class OutsideWatcher {
   }
 
   private start(): void {
-    this.chokidar = watch([], { ignoreInitial: true, depth: FOLDER_DEPTH + 1, ignored: (p) => !this.wanted(p) });
+    this.chokidar = watch([], { ignoreInitial: true, depth: FOLDER_DEPTH });
     this.chokidar.on('all', (event, p) => {
       if (this.paths.has(p) || this.insideWatchedFolder(p)) this.onChange(p);
-      // A watched folder went away: its paths are polled until it is back.
-      if (event === 'unlinkDir' && this.parents.has(p)) this.rewatch();
+      // A watched path went away: it is polled until it is back.
+      if ((event === 'unlink' || event === 'unlinkDir') && this.watched.has(p)) this.rewatch();
     });
     this.chokidar.on('error', () => {
       // An unreadable folder or a watch limit: the rest keeps working; a refresh still works.
     });
   }
 
-  /**
-   * What chokidar may look at: the watched folders, the exact paths in them, and what is inside
-   * an exact folder; and the folders above a watched folder, which chokidar also asks about.
-   */
-  private wanted(p: string): boolean {
-    if (this.parents.has(p) || this.paths.has(p) || this.insideWatchedFolder(p)) return true;
-    const prefix = p.endsWith('/') ? p : `${p}/`;
-    for (const parent of this.parents) if (parent.startsWith(prefix)) return true;
-    return false;
-  }
-
   private insideWatchedFolder(p: string): boolean {
-    for (let d = path.dirname(p); d !== path.dirname(d); d = path.dirname(d)) if (this.paths.has(d)) return true;
+    for (let d = path.dirname(p); d !== path.dirname(d); d = path.dirname(d)) if (this.watched.has(d)) return true;
     return false;
   }
 
   private poll(): void {
     let appeared = false;
     for (const [p, before] of this.polled) {
-      if (isDirectory(path.dirname(p))) appeared = true;
       const now = signature(p);
       if (now === before) continue;
       this.polled.set(p, now);
       this.onChange(p);
+      // It exists now: chokidar takes it over.
+      if (now) appeared = true;
     }
-    // A folder now exists: its paths move to chokidar.
     if (appeared) this.rewatch();
   }
 
@@ -334,6 +327,15 @@ class OutsideWatcher {
 
 function isSkipped(rel: string): boolean {
   return rel.split('/').some((s) => SKIP_DIRS.has(s));
+}
+
+function exists(p: string): boolean {
+  try {
+    statSync(p);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function isDirectory(p: string): boolean {
