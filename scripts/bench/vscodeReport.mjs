@@ -9,7 +9,8 @@ const f = (n) => (n === undefined ? '–' : n >= 100 ? n.toFixed(0) : n.toFixed(
 /** Prints the table; returns the goals as { what, figure, limit, unit }. */
 export function reportVscode({ with: w, without: b, bundleBytes }, print) {
   const rows = [
-    ['activate()', `${f(w.activationMs)} ms`, '–'],
+    ['activation as VS Code counts it (Running Extensions: code loading + the activate() call)', `${f(w.codeLoadingMs + w.activateCallMs)} ms (${f(w.codeLoadingMs)} + ${f(w.activateCallMs)})`, '–'],
+    ['extension.activate() until it resolves (also the extension host\'s own steps and other work meanwhile)', `${f(w.activationMs)} ms`, '–'],
     ['first chain, after activation', `${f(w.firstChainMs)} ms`, '–'],
     ['the chain view meanwhile', w.viewWhileWorking ?? '(nothing)', '–'],
     ['first problems shown, after activation', `${f(w.firstDiagnosticsMs)} ms`, '–'],
@@ -33,7 +34,7 @@ export function reportVscode({ with: w, without: b, bundleBytes }, print) {
   for (const [what, a, c] of rows) print(`| ${what} | ${a} | ${c} |`);
   print(`(debounce before a re-check: ${DEBOUNCE_MS} ms; "after the debounce" below is the figure minus it)`);
   return [
-    { what: 'activate()', figure: w.activationMs, limit: 50, unit: 'ms' },
+    { what: 'activation (code loading + activate())', figure: w.codeLoadingMs + w.activateCallMs, limit: 50, unit: 'ms' },
     { what: 'first chain, after activation', figure: w.firstChainMs, limit: 1000, unit: 'ms' },
     { what: 'editor switch: the extension following it, p95', figure: w.switch.followed.p95, limit: 50, unit: 'ms' },
     { what: 'edit → its diagnostic, after the debounce, max', figure: Math.max(0, w.edit.appear.max - DEBOUNCE_MS), limit: 300, unit: 'ms' },
