@@ -26,6 +26,28 @@ export class CachedFileSystem implements FileSystem {
 
   constructor(readonly inner: FileSystem) {}
 
+  /**
+   * A new refresh's cache after only the contents of `written` files changed (none created,
+   * deleted or renamed): every answer about other paths is kept, the whole-workspace answers
+   * (`memo`) are not, since they may read any file.
+   */
+  carry(written: ReadonlySet<string>): CachedFileSystem {
+    // A link to a written file was read through its own path: it goes too.
+    const changed = new Set(written);
+    for (const [p, real] of this.reals) if (written.has(real)) changed.add(p);
+    const next = new CachedFileSystem(this.inner);
+    const copy = <V>(from: Map<string, V>, to: Map<string, V>) => {
+      for (const [p, v] of from) if (!changed.has(p)) to.set(p, v);
+    };
+    copy(this.stats, next.stats);
+    copy(this.links, next.links);
+    copy(this.reads, next.reads);
+    copy(this.dirs, next.dirs);
+    copy(this.reals, next.reals);
+    for (const [kind, answers] of this.byPath) copy(answers, next.byPath.set(kind, new Map()).get(kind)!);
+    return next;
+  }
+
   /** `fs` itself when it already caches, else a new cache over it. */
   static of(fs: FileSystem): CachedFileSystem {
     return fs instanceof CachedFileSystem ? fs : new CachedFileSystem(fs);

@@ -136,6 +136,16 @@ export class SnapshotGitIndex implements GitIndex {
 
   constructor(private readonly inner: GitIndex) {}
 
+  /**
+   * A new refresh's view after a change that created, deleted or renamed nothing: the lists of
+   * files and every other answer stand (git's index and commits are not what the change touched).
+   */
+  carry(): SnapshotGitIndex {
+    const next = new SnapshotGitIndex(this.inner);
+    for (const [key, value] of this.answers) next.answers.set(key, value);
+    return next;
+  }
+
   private once<T>(key: string, get: () => T): T {
     if (!this.answers.has(key)) this.answers.set(key, get());
     return this.answers.get(key) as T;
@@ -160,6 +170,7 @@ export class SnapshotGitIndex implements GitIndex {
    */
   async listAhead(root: string): Promise<void> {
     if (!(this.inner instanceof CliGitIndex)) return;
+    if (this.answers.has(`work\0${root}`) && this.answers.has(`tracked\0${root}\0`)) return;
     const [work, tracked] = await Promise.all([
       runAsync(root, ['ls-files', '-z', '--cached', '--others', '--exclude-standard']),
       runAsync(root, ['ls-files', '-z', '--']),

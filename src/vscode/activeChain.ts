@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { refreshHost, resolveChain, type Host } from '../core/chain';
 import { NodeFileSystem } from '../core/fs';
+import { CachedFileSystem } from '../core/cachedFs';
 import { findGitRoot, SnapshotGitIndex } from '../core/git';
 import type { Chain } from '../core/model';
 import type { Profile } from '../core/profile';
@@ -58,7 +59,7 @@ export class ActiveChainModel implements vscode.Disposable {
       vscode.window.onDidChangeActiveTextEditor(() => this.followEditor()),
       vscode.window.onDidChangeVisibleTextEditors(() => this.followEditor()),
       vscode.window.tabGroups.onDidChangeTabs(() => this.followEditor()),
-      watcher.onDidChange(() => this.refresh()),
+      watcher.onDidChange((paths) => this.refresh(watcher.structural ? undefined : paths)),
       settings.onDidChange((e) => {
         if (settings.changedChains(e)) this.refresh();
       }),
@@ -158,12 +159,21 @@ export class ActiveChainModel implements vscode.Disposable {
     return host;
   }
 
-  /** Something a chain reads changed: drop every cached chain and answer, and resolve the active one again. */
-  refresh(): void {
+  /**
+   * Something a chain reads changed: drop every cached chain, and resolve the active one again.
+   * `written`: only these files' contents changed (nothing created, deleted or renamed), so every
+   * answer about other paths, and git's lists, still hold; else every answer goes.
+   */
+  refresh(written?: readonly string[]): void {
     clearTimeout(this.starting);
     this.starting = undefined;
     this.cache.clear();
+    const host = this.host;
     this.host = undefined;
+    if (written && host && host.host.fs instanceof CachedFileSystem && host.host.git instanceof SnapshotGitIndex) {
+      const unsaved = unsavedKey();
+      if (unsaved === host.unsaved) this.host = { host: { fs: host.host.fs.carry(new Set(written)), git: host.host.git.carry() }, unsaved };
+    }
     this.update();
   }
 
@@ -215,7 +225,7 @@ export class ActiveChainModel implements vscode.Disposable {
    * debounce), a new one is made, and the chains cached from the old one go with it.
    */
   private hostNow(): Host {
-    const unsaved = vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === 'file').map((d) => `${d.uri.fsPath}\0${d.version}`).join('\0');
+    const unsaved = unsavedKey();
     if (this.host?.unsaved !== unsaved) {
       if (this.host) this.cache.clear();
       this.host = { host: refreshHost(coreHost()), unsaved };
@@ -252,6 +262,11 @@ function logRefresh(log: vscode.LogOutputChannel | undefined, { uri, profile, ch
       `${chain.budget.used} ${unit} at start (${limit}), ${chain.diagnostics.length} problems; launched in ${chain.launchDir}`,
   );
   if (chain.fatal) log.error(chain.fatal);
+}
+
+/** Which open documents have unsaved text, and which version of it. */
+function unsavedKey(): string {
+  return vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === 'file').map((d) => `${d.uri.fsPath}\0${d.version}`).join('\0');
 }
 
 function anyFileOpen(): boolean {

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { resolveChain } from '../core/chain';
 import { governedFolder } from '../core/patterns';
 import { isInside } from '../core/paths';
-import { checkInSlices } from '../core/check';
+import { checkInSlices, type CheckOptions } from '../core/check';
 import { readConfig, suppress } from '../core/config';
 import { RULES, ruleHelpUri } from '../core/diagnostics';
 import { mergeDiagnostics } from '../core/merge';
@@ -18,6 +18,8 @@ export const DIAGNOSTIC_SOURCE = 'instruction-lens';
 const CHECK_DELAY_MS = 300;
 /** A change to more instruction files than this (a branch switch) is left to the whole-workspace pass. */
 const QUICK_LOOK_FILES = 20;
+/** After passes over the folders of written files only, the whole workspace is checked once changes stop this long. */
+const IDLE_PASS_MS = 30_000;
 
 const SEVERITY: Record<Diagnostic['severity'], vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -51,6 +53,10 @@ class InstructionDiagnostics implements vscode.Disposable {
   /** A pass is under way; `again`: something changed meanwhile, so another pass follows it. */
   private running = false;
   private again = false;
+  /** What the next pass checks: the folders of files written (see `scopeOf`), or everything. */
+  private scope: Set<string> | 'all' = 'all';
+  /** The whole-workspace pass owed after passes over some folders, once changes stop. */
+  private idleTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -64,7 +70,7 @@ class InstructionDiagnostics implements vscode.Disposable {
         if (keyOf(model.current?.chain.diagnostics ?? []) !== this.activeKey) this.publish();
       }),
       watcher.onDidChange((paths) => {
-        this.schedule();
+        this.schedule(watcher.structural ? undefined : this.scopeOf(paths));
         void this.lookAt(paths);
       }),
       settings.onDidChange((e) => {
@@ -83,9 +89,33 @@ class InstructionDiagnostics implements vscode.Disposable {
     return this.byPlace.get(placeKey(uri.fsPath, d.range.start.line, d.range.start.character, code, d.severity)) ?? [];
   }
 
-  private schedule(): void {
+  /**
+   * The folders a change of these files' contents can alter the problems of: the folder each
+   * governs, and every folder below it (whose chains load it). Undefined when that is the whole
+   * workspace: a file at a workspace folder's top, a path that is not an instruction file, many.
+   * Problems elsewhere that the change alters (a file importing one of them from another folder)
+   * wait for the whole-workspace pass that follows once changes stop (`IDLE_PASS_MS`).
+   */
+  private scopeOf(paths: readonly string[]): Set<string> | undefined {
+    if (!paths.length || paths.length > QUICK_LOOK_FILES) return undefined;
+    const scope = new Set<string>();
+    for (const file of paths) {
+      const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file));
+      if (!folder || folder.uri.scheme !== 'file' || !this.watcher.isInstructionPath(file)) return undefined;
+      const governed = governedFolder(file, this.settings.enabledProfiles(folder.uri).flatMap((p) => p.filePatterns));
+      if (governed === folder.uri.fsPath || !isInside(governed, folder.uri.fsPath)) return undefined;
+      scope.add(governed);
+    }
+    // A folder inside another of the scope is checked with it.
+    return new Set([...scope].filter((dir) => ![...scope].some((other) => other !== dir && isInside(dir, other))));
+  }
+
+  /** Check again after the disk settles: the folders `scope` names, else the whole workspace. */
+  private schedule(scope?: Set<string>): void {
     clearTimeout(this.timer);
     this.generation++;
+    if (!scope || this.scope === 'all') this.scope = 'all';
+    else this.scope = new Set([...this.scope, ...scope]);
     // A pass under way finishes and publishes, and another follows it: cancelling it instead
     // would, under changes that keep coming (a tool writing in the tree, a big checkout), never
     // let a pass end, and the editor would show no problem at all.
@@ -99,11 +129,20 @@ class InstructionDiagnostics implements vscode.Disposable {
   private async runPass(): Promise<void> {
     this.running = true;
     this.again = false;
+    const scope = this.scope;
+    this.scope = new Set();
+    clearTimeout(this.idleTimer);
     try {
-      await this.checkWorkspace();
+      if (scope === 'all') await this.checkWorkspace();
+      else {
+        await this.checkFolders(scope);
+        this.idleTimer = setTimeout(() => this.schedule(), IDLE_PASS_MS);
+      }
     } finally {
       this.running = false;
-      if (this.again) this.schedule();
+      // What changed meanwhile (the listeners widened `scope`).
+      const next = this.scope as Set<string> | 'all';
+      if (this.again) this.schedule(next === 'all' ? undefined : next);
     }
   }
 
@@ -179,6 +218,40 @@ class InstructionDiagnostics implements vscode.Disposable {
     this.publish();
   }
 
+  /**
+   * The pass over some folders only (`scopeOf`): each checked as the whole-workspace pass checks
+   * it, its problems replacing those of the files under it.
+   */
+  private async checkFolders(scope: ReadonlySet<string>): Promise<void> {
+    if (!this.settings.get('diagnostics.enabled')) return;
+    const stale = () => this.disposed;
+    let workspace = this.workspace;
+    for (const dir of scope) {
+      const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(dir));
+      if (!folder) continue;
+      const host = await this.model.listedHost();
+      if (stale()) return;
+      const result = await checkInSlices(host, dir, this.settings.enabledProfiles(folder.uri), this.checkOptions(folder), { cancelled: stale });
+      if (!result || stale()) return;
+      workspace = [...workspace.filter((d) => !isInside(d.path, dir)), ...result.diagnostics];
+    }
+    this.workspace = workspace;
+    this.publish();
+  }
+
+  /** How a workspace folder, or a folder in it, is checked: as the chain view resolves it. */
+  private checkOptions(folder: vscode.WorkspaceFolder): CheckOptions {
+    const mode = this.settings.get('launchDirectory', folder.uri);
+    return {
+      launchDir: mode === 'workspaceFolder' ? folder.uri.fsPath : mode === 'fileFolder' ? (dir) => dir : undefined,
+      home: this.settings.home(folder.uri),
+      env: process.env,
+      settings: this.settings.allProfileSettings(folder.uri),
+      // Merged when published, with the active chain's own.
+      merge: false,
+    };
+  }
+
   private publish(): void {
     this.byPlace = new Map();
     this.activeKey = keyOf(this.model.current?.chain.diagnostics ?? []);
@@ -228,6 +301,7 @@ class InstructionDiagnostics implements vscode.Disposable {
 
   dispose(): void {
     clearTimeout(this.timer);
+    clearTimeout(this.idleTimer);
     this.generation++;
     this.disposed = true;
     this.collection.dispose();

@@ -65,6 +65,12 @@ export class InstructionWatcher implements vscode.Disposable {
   private readonly outside = new OutsideWatcher((p) => this.note(p));
 
   private pending = new Set<string>();
+  private pendingStructural = false;
+  /**
+   * Whether the burst reported last may have created, deleted or renamed a path (else only file
+   * contents changed, and what lists files, such as git's index, still holds).
+   */
+  structural = true;
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** The chunk of VS Code watcher events coming in now, and when the last full one came. */
   private chunk = { at: 0, count: 0 };
@@ -116,7 +122,7 @@ export class InstructionWatcher implements vscode.Disposable {
   }
 
   private noteDocument(doc: vscode.TextDocument): void {
-    if (doc.uri.scheme === 'file' && this.isInstructionPath(doc.uri.fsPath)) this.note(doc.uri.fsPath);
+    if (doc.uri.scheme === 'file' && this.isInstructionPath(doc.uri.fsPath)) this.note(doc.uri.fsPath, false);
   }
 
   private restart(): void {
@@ -152,7 +158,7 @@ export class InstructionWatcher implements vscode.Disposable {
       }),
       watcher.onDidChange((uri) => {
         this.countEvent();
-        if (this.keep(uri.fsPath)) this.note(uri.fsPath);
+        if (this.keep(uri.fsPath)) this.note(uri.fsPath, false);
       }),
       watcher.onDidDelete((uri) => {
         this.countEvent();
@@ -204,8 +210,10 @@ export class InstructionWatcher implements vscode.Disposable {
     return this.folders.find((f) => p === f || p.startsWith(f.endsWith('/') ? f : `${f}/`));
   }
 
-  private note(p: string): void {
+  /** A path changed; `structural`: it may have been created, deleted or renamed, not only written. */
+  private note(p: string, structural = true): void {
     this.pending.add(p);
+    this.pendingStructural ||= structural;
     this.arm(DEBOUNCE_MS);
   }
 
@@ -217,6 +225,8 @@ export class InstructionWatcher implements vscode.Disposable {
       if (wait > 0) return this.arm(wait);
       const paths = [...this.pending];
       this.pending = new Set();
+      this.structural = this.pendingStructural;
+      this.pendingStructural = false;
       this.emitter.fire(paths);
     }, ms);
   }
