@@ -4,6 +4,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { CachedFileSystem } from '../../src/core/cachedFs';
+import { SnapshotGitIndex, type GitIndex } from '../../src/core/git';
+import type { Profile } from '../../src/core/profile';
 import { resolveChain } from '../../src/core/chain';
 import { check } from '../../src/core/check';
 import { NodeFileSystem, type DirEntry, type FileStat, type FileSystem } from '../../src/core/fs';
@@ -143,6 +145,28 @@ describe('CachedFileSystem', () => {
     }
     // stat: the file, and the folder before it is listed.
     assert.deepEqual(mem.calls, { stat: 2, isSymlink: 0, readFile: 2, readDir: 1, realPath: 0 });
+  });
+
+  it('carries a refresh past a change of one file\'s contents: only that file is read again, and every chain is the one a new refresh gives', () => {
+    const { files, target } = deepTree(12);
+    const mem = new MemoryFileSystem(files);
+    const disk = new CountingFileSystem(mem);
+    const tracked = new Set(Object.keys(files));
+    const git = new SnapshotGitIndex(new MemoryGitIndex(disk, tracked));
+    const cached = new CachedFileSystem(disk);
+    const resolve = (host: { fs: FileSystem; git: GitIndex }, profile: Profile) =>
+      resolveChain({ profile, target, launchDir: '/r', home: '/home/u', env: {}, settings: {}, platform: 'linux' }, host);
+    for (const profile of PROFILES) resolve({ fs: cached, git }, profile);
+    const written = '/r/d1/d2/d3/d4/d5/d6/CLAUDE.md';
+    mem.write(written, 'Level 6, now with @missing.md\n');
+    const before = new Map(disk.reads);
+    const carried = { fs: cached.carry(new Set([written])), git: git.carry() };
+    for (const profile of PROFILES) {
+      const fresh = resolve({ fs: new CachedFileSystem(mem), git: new MemoryGitIndex(mem, tracked) }, profile);
+      assert.deepEqual(resolve(carried, profile), fresh, profile.id);
+    }
+    const readAgain = [...disk.reads].filter(([p, n]) => n > (before.get(p) ?? 0)).map(([p]) => p);
+    assert.deepEqual(readAgain, [written]);
   });
 
   it('lists no folder that is not there', () => {
