@@ -104,9 +104,12 @@ export class Settings implements vscode.Disposable {
     return enabled.length ? enabled : [...PROFILES];
   }
 
-  /** Once the agents used are known (`auto` detection lists the workspace folders asynchronously). */
+  /** Once the agents used are known: detection (`auto`) lists the workspace folders asynchronously. */
   ready(): Promise<void> {
-    return this.detection?.ready() ?? Promise.resolve();
+    const scopes = vscode.workspace.workspaceFolders?.map((f) => f.uri) ?? [undefined];
+    // A pinned list needs no listing: detection is then never asked, and lists nothing.
+    if (!this.detection || !scopes.some((scope) => this.get('agents', scope) === 'auto')) return Promise.resolve();
+    return this.detection.ready();
   }
 
   /** Why an agent is enabled, in a few words: the evidence that detected it, or the setting that pins it. */
