@@ -29,7 +29,7 @@ export function activate(context: vscode.ExtensionContext): InstructionLensApi {
   const detection = new AgentDetection(() => settings.home());
   const detected = settings.useDetection(detection);
   const watcher = new InstructionWatcher(settings);
-  const redetect = watcher.onDidChange(() => detection.forget());
+  const redetect = watcher.onDidChange((paths) => detection.changed(paths, watcher.structural));
   const model = new ActiveChainModel(context.workspaceState, settings, watcher, log);
   const verifications = new Verifications(context.globalState);
   const chainView = registerChainView(model, verifications);

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { listFiles } from '../core/check';
 import { CONFIG_FILE, readConfig } from '../core/config';
@@ -83,6 +84,14 @@ export class AgentDetection implements vscode.Disposable {
       this.listing.set(folder, listing);
     }
     return listing;
+  }
+
+  /**
+   * Files changed (`structural`: perhaps created, deleted or renamed, not only written). Which
+   * agents a folder uses follows which files exist, and the configuration file's text.
+   */
+  changed(paths: readonly string[], structural: boolean): void {
+    if (structural || paths.some((p) => path.basename(p) === CONFIG_FILE)) this.forget();
   }
 
   /**
