@@ -1,5 +1,4 @@
-import * as path from 'node:path';
-import type { DirEntry, FileStat, FileSystem } from './fs';
+import type { DirEntry, FileStat, FileSystem, PathApi } from './fs';
 
 /**
  * One refresh's view of the disk: every `stat`, `lstat`, listing, read and real path asked of
@@ -24,7 +23,15 @@ export class CachedFileSystem implements FileSystem {
   private readonly memos = new Map<string, unknown>();
   private readonly byPath = new Map<string, Map<string, unknown>>();
 
-  constructor(readonly inner: FileSystem) {}
+  readonly path: PathApi;
+
+  constructor(readonly inner: FileSystem) {
+    this.path = inner.path;
+  }
+
+  get caseInsensitive(): boolean {
+    return this.inner.caseInsensitive;
+  }
 
   /**
    * A new refresh's cache after only the contents of `written` files changed (none created,
@@ -102,6 +109,7 @@ export class CachedFileSystem implements FileSystem {
   realPath(p: string): string {
     let real = this.reals.get(p);
     if (real !== undefined) return real;
+    const path = this.path;
     const parent = path.dirname(p);
     if (parent === p) real = this.inner.realPath(p);
     // Nothing there (or a dangling link): the path itself, as FileSystem.realPath says. Most

@@ -1,5 +1,4 @@
 import * as os from 'node:os';
-import * as path from 'node:path';
 import { CachedFileSystem } from './cachedFs';
 import type { FileSystem } from './fs';
 import { findGitRoot, SnapshotGitIndex, type GitIndex } from './git';
@@ -71,7 +70,7 @@ export function refreshHost(host: Host): Host {
 
 /** The launch dir an agent most likely starts in for a target: the repository root, else the target's folder. */
 export function defaultLaunchDir(fs: FileSystem, target: string): string {
-  const dir = fs.stat(target)?.type === 'dir' ? target : path.dirname(target);
+  const dir = fs.stat(target)?.type === 'dir' ? target : fs.path.dirname(target);
   return findGitRoot(fs, dir) ?? dir;
 }
 
@@ -121,6 +120,7 @@ export function checkKey(req: ChainRequest, host: Host): string | undefined {
 /** What a profile is given to resolve one request, in one refresh. */
 function resolveContext(req: ChainRequest, host: Host): ResolveContext {
   host = refreshHost(host);
+  const path = host.fs.path;
   const target = path.resolve(req.target);
   const launchDir = path.resolve(req.launchDir ?? defaultLaunchDir(host.fs, target));
   const fs = host.fs as CachedFileSystem;

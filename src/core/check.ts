@@ -1,14 +1,13 @@
 import ignore, { type Ignore } from 'ignore';
 import micromatch from 'micromatch';
 import * as os from 'node:os';
-import * as path from 'node:path';
 import { checkKey, refreshHost, resolveChain, type ChainRequest, type Host } from './chain';
 import { readConfig, suppress } from './config';
 import { diag, RULES, uniqueDiagnostics } from './diagnostics';
 import { mergeDiagnostics } from './merge';
 import { PROFILES } from './profiles';
 import { matchesAny, relativeInside } from './globs';
-import { isInside, SKIP_DIRS } from './paths';
+import { isInside, pathKey, SKIP_DIRS, type PathRules } from './paths';
 import type { Diagnostic } from './model';
 import { governedFolders } from './patterns';
 import type { Profile } from './profile';
@@ -39,7 +38,7 @@ export function listFiles(host: Host, root: string): { files: string[]; via: 'gi
     // Untracked instruction files are linted too: they are what the user is writing now.
     const tracked = host.git.workTreeFiles?.(gitRoot) ?? host.git.trackedFiles(gitRoot);
     if (tracked) {
-      const files = tracked.map((f) => relativeInside(root, f)).filter((f): f is string => !!f);
+      const files = tracked.map((f) => relativeInside(root, f, host.fs)).filter((f): f is string => !!f);
       return { files, via: 'git' };
     }
   }
@@ -59,22 +58,23 @@ interface IgnoreFile {
  * not read.
  */
 function walk(host: Host, root: string): { files: string[]; loops: string[] } {
+  const path = host.fs.path;
   const out: string[] = [];
   const loops: string[] = [];
   const stack: { rel: string; ignores: IgnoreFile[]; parentReal?: string }[] = [{ rel: '', ignores: [] }];
   // Each real folder once: a link back up (`ln -s . loop`) would list every file again per
   // level, and two such links multiply (git lists a link as a file and never follows it). A
   // link to a folder it sits in is a loop, returned so `check` can say so.
-  const visited = new Set<string>();
+  const visited = new Set<string>(); // path keys of real folders
   while (stack.length) {
     const { rel, ignores: above, parentReal } = stack.pop()!;
     const dir = path.join(root, rel);
     const real = host.fs.realPath(dir);
-    if (visited.has(real)) {
-      if (parentReal !== undefined && isInside(parentReal, real) && host.fs.isSymlink(dir)) loops.push(dir);
+    if (visited.has(pathKey(host.fs, real))) {
+      if (parentReal !== undefined && isInside(parentReal, real, host.fs) && host.fs.isSymlink(dir)) loops.push(dir);
       continue;
     }
-    visited.add(real);
+    visited.add(pathKey(host.fs, real));
     const own = readIgnore(host, dir, rel);
     const ignores = own ? [...above, own] : above;
     for (const e of host.fs.readDir(dir)) {
@@ -89,7 +89,7 @@ function walk(host: Host, root: string): { files: string[]; loops: string[] } {
 }
 
 function readIgnore(host: Host, dir: string, base: string): IgnoreFile | undefined {
-  const r = readText(host.fs, path.join(dir, '.gitignore'));
+  const r = readText(host.fs, host.fs.path.join(dir, '.gitignore'));
   return r.state === 'ok' ? { base, rules: ignore().add(r.text) } : undefined;
 }
 
@@ -135,8 +135,8 @@ export interface CheckOptions {
 export function realPathUnder(host: Host, root: string): (p: string) => string {
   const realRoot = host.fs.realPath(root);
   return (p) => {
-    const rel = relativeInside(realRoot, host.fs.realPath(p));
-    return rel === undefined ? p : rel === '' ? root : path.join(root, rel);
+    const rel = relativeInside(realRoot, host.fs.realPath(p), host.fs);
+    return rel === undefined ? p : rel === '' ? root : host.fs.path.join(root, rel);
   };
 }
 
@@ -175,10 +175,11 @@ export async function checkInSlices(host: Host, root: string, agents: Agents, op
 
 /** The pass, yielding after each chain and each stretch of the file list: where it may pause. */
 function* checkSteps(host: Host, root: string, agents: Agents, opts: CheckOptions): Generator<void, CheckResult, void> {
-  root = path.resolve(root);
   // One refresh for the whole pass: every profile and folder shares the file-system and git
   // answers, and each profile's whole-workspace work (ResolveContext.memo).
   host = refreshHost(host);
+  const path = host.fs.path;
+  root = path.resolve(root);
   const { files, via, loops = [] } = listFiles(host, root);
   const config = readConfig(host.fs, root, { agents: PROFILES.map((p) => p.id), codes: Object.keys(RULES) });
   // Pinned agents win; else the repository's configuration names them; else they are detected.
@@ -191,9 +192,9 @@ function* checkSteps(host: Host, root: string, agents: Agents, opts: CheckOption
   const pinned = typeof opts.launchDir === 'string' ? path.resolve(opts.launchDir) : undefined;
   const launchFor = typeof opts.launchDir === 'function' ? opts.launchDir : (dir: string) => pinned ?? host.git.root(dir) ?? root;
   // The folder each file governs: its own, or the one above the folders a pattern names (.claude/rules/x.md → .).
-  const governed = governedFolders(patterns, root);
+  const governed = governedFolders(patterns, root, path);
   const dirs = instructionFiles.map((f) => governed(path.join(root, f)));
-  const targets = [...new Set([root, ...dirs])].filter((d) => isInside(d, launchFor(d)));
+  const targets = [...new Set([root, ...dirs])].filter((d) => isInside(d, launchFor(d), host.fs));
   // Diagnostics in the order they are found; a conditional rule's globs hold a place, filled
   // after one pass over the file list answers every rule's globs together.
   const found: (Diagnostic | GlobRule)[] = [];
@@ -216,17 +217,17 @@ function* checkSteps(host: Host, root: string, agents: Agents, opts: CheckOption
       for (const d of chain.diagnostics) {
         if (seen.has(d)) continue;
         seen.add(d);
-        if ((chain.fatal && d.severity === 'error') || d.path === root || d.path.startsWith(root + '/')) found.push(d);
+        if ((chain.fatal && d.severity === 'error') || isInside(d.path, root, host.fs)) found.push(d);
       }
       for (const s of chain.sources) {
-        if (!s.globs || globChecked.has(`${s.path}\0${s.scope}`) || !s.path.startsWith(root + '/')) continue;
+        if (!s.globs || globChecked.has(`${s.path}\0${s.scope}`) || s.path === root || !isInside(s.path, root, host.fs)) continue;
         globChecked.add(`${s.path}\0${s.scope}`);
         found.push({ profile, path: s.path, scope: s.scope, globs: s.globs });
       }
       yield;
     }
   }
-  const dead = yield* deadGlobs(root, files, found.filter((x): x is GlobRule => 'globs' in x));
+  const dead = yield* deadGlobs(host.fs, root, files, found.filter((x): x is GlobRule => 'globs' in x));
   const diagnostics = found.flatMap((x) => {
     if (!('globs' in x)) return [x];
     const globs = dead.get(x);
@@ -238,7 +239,7 @@ function* checkSteps(host: Host, root: string, agents: Agents, opts: CheckOption
     return [{ ...diag('glob-no-match', x.path, message, undefined, undefined, all ? 'warning' : 'hint'), agents: [x.profile.id] }];
   });
   const unique = uniqueDiagnostics(diagnostics);
-  const shown = opts.merge === false ? unique : mergeDiagnostics(unique, { realPath: realPathUnder(host, root), root, home: opts.home ?? os.homedir() });
+  const shown = opts.merge === false ? unique : mergeDiagnostics(unique, { realPath: realPathUnder(host, root), root, home: opts.home ?? os.homedir(), sep: path.sep });
   // After merging, which would fold a link into the folder it leads to.
   const loopDiagnostics = loops.map((link) =>
     diag('symlink-loop', link, `This link leads back to ${path.relative(root, host.fs.realPath(link)) || 'the checked folder'}, a folder it sits in: the files below it are checked once, under their real folder.`),
@@ -302,7 +303,7 @@ function anyPattern(patterns: readonly string[]): (rel: string) => boolean {
  * above it, each distinct glob of a folder once however many rules and agents share it (with the
  * same matcher), so a glob that matches stops costing anything.
  */
-function* deadGlobs(root: string, files: readonly string[], rules: readonly GlobRule[]): Generator<void, Map<GlobRule, string[]>, void> {
+function* deadGlobs(fs: PathRules, root: string, files: readonly string[], rules: readonly GlobRule[]): Generator<void, Map<GlobRule, string[]>, void> {
   interface Pending {
     rule: GlobRule;
     glob: string;
@@ -318,7 +319,7 @@ function* deadGlobs(root: string, files: readonly string[], rules: readonly Glob
   const matcherIds = new Map<(rel: string, glob: string) => boolean, number>();
   const all: Pending[] = [];
   for (const rule of rules) {
-    const prefix = relativeInside(root, rule.scope);
+    const prefix = relativeInside(root, rule.scope, fs);
     const matcher = rule.profile.matchesGlob ?? defaultMatcher;
     if (!matcherIds.has(matcher)) matcherIds.set(matcher, matcherIds.size);
     // A scope above the checked folder (an agent that matches from the git root, a subfolder of

@@ -1,5 +1,4 @@
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser/lib/esm/main.js';
-import * as path from 'node:path';
 import { diag } from './diagnostics';
 import type { FileSystem } from './fs';
 import type { Diagnostic } from './model';
@@ -33,7 +32,7 @@ export interface LensConfig {
 
 /** The configuration of a folder; an empty one when it has no file. Never throws. */
 export function readConfig(fs: FileSystem, folder: string, known: { agents: readonly string[]; codes: readonly string[] }): LensConfig {
-  const file = path.join(folder, CONFIG_FILE);
+  const file = fs.path.join(folder, CONFIG_FILE);
   const r = readText(fs, file);
   if (r.state === 'missing' || r.state === 'directory') return { disable: [], problems: [] };
   if (r.state !== 'ok') return { file, disable: [], problems: [diag('lens-config-invalid', file, `${CONFIG_FILE} cannot be read as UTF-8 text; it is ignored.`)] };

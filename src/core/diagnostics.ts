@@ -1,4 +1,3 @@
-import * as path from 'node:path';
 import type { FileSystem } from './fs';
 import type { Diagnostic, Severity } from './model';
 import { positionAt } from './text';
@@ -105,6 +104,7 @@ export function uniqueDiagnostics(list: Diagnostic[]): Diagnostic[] {
  * the same name in a nearby directory. Looks only at a few directories, never walks the tree.
  */
 export function nearestExisting(fs: FileSystem, missing: string): string | undefined {
+  const path = fs.path;
   const dir = path.dirname(missing);
   const base = path.basename(missing);
   let best: { p: string; d: number } | undefined;

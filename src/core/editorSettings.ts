@@ -1,4 +1,3 @@
-import * as path from 'node:path';
 import { parse, type ParseError } from 'jsonc-parser/lib/esm/main.js';
 import type { FileSystem } from './fs';
 import type { Profile } from './profile';
@@ -12,7 +11,7 @@ import { readText } from './readText';
 export function folderEditorSettings(fs: FileSystem, folder: string, profile: Profile): Record<string, unknown> {
   const keys = profile.editorSettings ?? [];
   if (!keys.length) return {};
-  const read = readText(fs, path.join(folder, '.vscode', 'settings.json'));
+  const read = readText(fs, fs.path.join(folder, '.vscode', 'settings.json'));
   if (read.state !== 'ok') return {};
   const errors: ParseError[] = [];
   const json: unknown = parse(read.text, errors, { allowTrailingComma: true });

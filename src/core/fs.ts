@@ -23,7 +23,22 @@ export interface FileSystem {
   readDirNames?(p: string): string[];
   /** The path with every symlink resolved; `p` itself when that fails. */
   realPath(p: string): string;
+  /**
+   * The path rules of this file system: `node:path` itself for the disk the core runs on, or
+   * `path.posix` / `path.win32` semantics (separators, drive letters, what is absolute). The core
+   * builds and splits paths only through it, never through `node:path` directly.
+   */
+  readonly path: PathApi;
+  /**
+   * Whether two names that differ only in case are one file (macOS and Windows by default:
+   * `claude.md` opens as `CLAUDE.md`). Comparisons of names and paths go through `sameName` and
+   * `pathKey` (paths.ts), which read it.
+   */
+  readonly caseInsensitive: boolean;
 }
+
+/** `node:path`'s interface: `path.posix`, `path.win32`, or `node:path` (the platform's own). */
+export type PathApi = path.PlatformPath;
 
 /**
  * The most bytes the core reads of one file: more than any agent's context holds (the largest
@@ -45,6 +60,20 @@ export interface DirEntry {
 }
 
 export class NodeFileSystem implements FileSystem {
+  readonly path: PathApi = path;
+  private insensitive: boolean | undefined;
+
+  /**
+   * @param probeDir a folder on the volume the core will read (the workspace folder): whether
+   *   names are case-insensitive is asked of that volume once, when first needed (a Mac can hold a
+   *   case-sensitive volume, Linux a case-insensitive one). Default: the process's working folder.
+   */
+  constructor(private readonly probeDir?: string) {}
+
+  get caseInsensitive(): boolean {
+    return (this.insensitive ??= probeCaseInsensitive(this.probeDir ?? process.cwd()));
+  }
+
   stat(p: string): FileStat | undefined {
     try {
       // No exception for a missing path: most paths asked about do not exist, and an error
@@ -123,6 +152,36 @@ export class NodeFileSystem implements FileSystem {
       return p;
     }
   }
+}
+
+const probed = new Map<string, boolean>();
+
+/**
+ * Whether the volume holding `dir` ignores case in names: the nearest ancestor (itself included)
+ * whose name has a cased letter is stat-ed under that name with its case swapped; the same file
+ * (device and inode) means case-insensitive. Without such a folder, the platform's default
+ * (macOS and Windows format their volumes case-insensitive). Asked once per folder per process.
+ */
+export function probeCaseInsensitive(dir: string, platform: NodeJS.Platform = process.platform): boolean {
+  let answer = probed.get(dir);
+  if (answer !== undefined) return answer;
+  answer = platform === 'darwin' || platform === 'win32';
+  for (let d = path.resolve(dir); path.dirname(d) !== d; d = path.dirname(d)) {
+    const name = path.basename(d);
+    const swapped = [...name].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
+    if (swapped === name) continue;
+    try {
+      const here = nodeFs.statSync(d, { throwIfNoEntry: false });
+      if (!here) continue;
+      const other = nodeFs.statSync(path.join(path.dirname(d), swapped), { throwIfNoEntry: false });
+      answer = !!other && other.dev === here.dev && other.ino === here.ino;
+      break;
+    } catch {
+      continue;
+    }
+  }
+  probed.set(dir, answer);
+  return answer;
 }
 
 /** An error shaped like Node's, so callers can switch on `code`. */

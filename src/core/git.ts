@@ -31,6 +31,7 @@ export interface GitIndex {
 
 /** Nearest ancestor (or `dir` itself) holding a `.git` file or directory. */
 export function findGitRoot(fs: FileSystem, dir: string): string | undefined {
+  const path = fs.path;
   for (let d = dir; ; d = path.dirname(d)) {
     if (fs.stat(path.join(d, '.git'))) return d;
     if (path.dirname(d) === d) return undefined;

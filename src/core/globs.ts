@@ -1,6 +1,6 @@
 import micromatch from 'micromatch';
-import * as path from 'node:path';
 import { ParseCache } from './parseCache';
+import { isInside, type PathRules } from './paths';
 
 /** Glob matching for conditional rules (`paths:`, `applyTo`, `globs`), on `/` paths. */
 
@@ -12,11 +12,19 @@ export interface GlobOptions {
   folders?: boolean;
 }
 
-/** `target` relative to `base` with `/` separators, or undefined when it is outside `base`. */
-export function relativeInside(base: string, target: string): string | undefined {
-  // Fast path for the common case (normalized absolute paths), used on every file of large trees.
-  if (target.startsWith(base) && target.charCodeAt(base.length) === 47 && !target.includes('/..') && path.sep === '/') return target.slice(base.length + 1);
-  if (base === '/' && target.startsWith('/') && !target.includes('/..')) return target.slice(1);
+/**
+ * `target` relative to `base` with `/` separators, or undefined when it is outside `base`; on a
+ * file system that ignores case, `base` may be written in another case than the target's start.
+ */
+export function relativeInside(base: string, target: string, fs: PathRules): string | undefined {
+  const path = fs.path;
+  if (path.sep === '/') {
+    // Fast path for the common case (normalized absolute paths), used on every file of large trees.
+    if (target.startsWith(base) && target.charCodeAt(base.length) === 47 && !target.includes('/..')) return target.slice(base.length + 1);
+    if (base === '/' && target.startsWith('/') && !target.includes('/..')) return target.slice(1);
+    // path.posix.relative compares case; path.win32.relative already ignores it.
+    if (fs.caseInsensitive && isInside(target, base, fs)) target = base + target.slice(base.length);
+  }
   const rel = path.relative(base, target);
   if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return rel === '' ? '' : undefined;
   return rel.split(path.sep).join('/');

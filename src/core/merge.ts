@@ -11,6 +11,8 @@ export interface MergeOptions {
   root?: string | ((file: string) => string | undefined);
   /** … or from `~/` under this home. */
   home?: string;
+  /** The file system's separator (`\\` on Windows); `/` by default. */
+  sep?: string;
 }
 
 /**
@@ -26,7 +28,7 @@ export function mergeDiagnostics(list: readonly Diagnostic[], opts: MergeOptions
     // The same problem: same place, code and weight (Claude Code's not-loaded problem and Codex's by-design hint stay apart).
     const key = `${at}\0${d.line}\0${d.column}\0${d.code}\0${d.severity}`;
     const root = typeof opts.root === 'function' ? opts.root(at) : opts.root;
-    const one = { ...d, path: at, message: relativePaths(d.message, { root, home: opts.home }) };
+    const one = { ...d, path: at, message: relativePaths(d.message, { root, home: opts.home, sep: opts.sep }) };
     const group = groups.get(key);
     if (group) group.push(one);
     else groups.set(key, [one]);
@@ -39,15 +41,15 @@ export function mergeDiagnostics(list: readonly Diagnostic[], opts: MergeOptions
  * `~/`. The folder itself is "the workspace folder". Profiles write absolute paths because
  * they do not know which folder the user has open.
  */
-export function relativePaths(message: string, opts: { root?: string; home?: string }): string {
+export function relativePaths(message: string, opts: { root?: string; home?: string; sep?: string }): string {
   let text = message;
-  const { root, home } = opts;
-  if (root && root !== '/') {
-    text = text.split(`${root}/`).join('');
+  const { root, home, sep = '/' } = opts;
+  if (root && root !== sep && !root.endsWith(sep)) {
+    text = text.split(`${root}${sep}`).join('');
     text = text.replace(new RegExp(`${escape(root)}(?![\\w-]|\\.\\w)`, 'g'), 'the workspace folder');
   }
-  if (home && home !== '/') {
-    text = text.split(`${home}/`).join('~/');
+  if (home && home !== sep && !home.endsWith(sep)) {
+    text = text.split(`${home}${sep}`).join(`~${sep}`);
     text = text.replace(new RegExp(`${escape(home)}(?![\\w-]|\\.\\w)`, 'g'), '~');
   }
   return text;

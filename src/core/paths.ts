@@ -1,15 +1,39 @@
-import * as path from 'node:path';
 import type { FileSystem } from './fs';
 
-/** Path helpers every profile needs, on normalized absolute paths. */
+/**
+ * Path helpers every profile needs, on normalized absolute paths. Each takes the path rules of
+ * the file system it works on (`PathRules`): its separators and drive letters (`fs.path`) and
+ * whether it ignores case in names (`fs.caseInsensitive`), never the platform the core runs on.
+ */
+
+/** What a path helper needs to know of a file system. */
+export type PathRules = Pick<FileSystem, 'path' | 'caseInsensitive'>;
+
+/**
+ * Whether two names or paths name the same entry on this file system: equal, or equal but for
+ * case where it ignores case (`claude.md` and `CLAUDE.md` on macOS and Windows by default).
+ */
+export function sameName(fs: PathRules, a: string, b: string): boolean {
+  return a === b || (fs.caseInsensitive && a.length === b.length && a.toLowerCase() === b.toLowerCase());
+}
+
+/** A key for sets and maps of paths: two paths have one key when they name one entry (see `sameName`). */
+export function pathKey(fs: PathRules, p: string): string {
+  return fs.caseInsensitive ? p.toLowerCase() : p;
+}
 
 /** Whether `p` is `dir` or below it (whole components, like Rust's `Path::starts_with`). */
-export function isInside(p: string, dir: string): boolean {
-  return p === dir || p.startsWith(dir.endsWith('/') ? dir : dir + '/');
+export function isInside(p: string, dir: string, fs: PathRules): boolean {
+  if (p === dir) return true;
+  const sep = fs.path.sep;
+  const prefix = dir.endsWith(sep) || (sep === '\\' && dir.endsWith('/')) ? dir : dir + sep;
+  if (p.length <= prefix.length) return sameName(fs, p, dir);
+  return sameName(fs, p.slice(0, prefix.length), prefix);
 }
 
 /** `dir` and every directory above it, nearest first, ending with the root. */
-export function ancestors(dir: string): string[] {
+export function ancestors(dir: string, fs: PathRules): string[] {
+  const path = fs.path;
   const out: string[] = [];
   for (let d = dir; ; d = path.dirname(d)) {
     out.push(d);
@@ -17,10 +41,13 @@ export function ancestors(dir: string): string[] {
   }
 }
 
-/** Rust's `Path` ordering: component by component, bytewise (so `a/x` sorts before `a-b`). */
-export function compareRustPaths(a: string, b: string): number {
-  const pa = a.split('/');
-  const pb = b.split('/');
+/**
+ * Rust's `Path` ordering: component by component, bytewise (so `a/x` sorts before `a-b`); the
+ * components split at the file system's separator.
+ */
+export function compareRustPaths(a: string, b: string, sep = '/'): number {
+  const pa = a.split(sep);
+  const pb = b.split(sep);
   for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
     if (pa[i] !== pb[i]) return Buffer.compare(Buffer.from(pa[i]), Buffer.from(pb[i]));
   }
@@ -32,7 +59,8 @@ export function compareRustPaths(a: string, b: string): number {
  * expanded in place; a folder reached twice through links is read once.
  */
 export function filesBelow(fs: FileSystem, dir: string, accept: (name: string) => boolean, seen = new Set<string>()): string[] {
-  const real = fs.realPath(dir);
+  const path = fs.path;
+  const real = pathKey(fs, fs.realPath(dir));
   if (seen.has(real)) return [];
   seen.add(real);
   const out: string[] = [];
@@ -46,13 +74,14 @@ export function filesBelow(fs: FileSystem, dir: string, accept: (name: string) =
 
 /** The folder of the target: the target itself when it is a folder, else the folder holding it. */
 export function folderOf(fs: FileSystem, target: string): string {
-  return fs.stat(target)?.type === 'dir' ? target : path.dirname(target);
+  return fs.stat(target)?.type === 'dir' ? target : fs.path.dirname(target);
 }
 
 /** The folders strictly below `top` down to `dir` itself, outermost first; [] when `dir` is not below `top`. */
-export function dirsBelow(top: string, dir: string): string[] {
+export function dirsBelow(top: string, dir: string, fs: PathRules): string[] {
+  const path = fs.path;
   const out: string[] = [];
-  for (let d = dir; d !== top && isInside(d, top) && path.dirname(d) !== d; d = path.dirname(d)) out.push(d);
+  for (let d = dir; !sameName(fs, d, top) && isInside(d, top, fs) && path.dirname(d) !== d; d = path.dirname(d)) out.push(d);
   return out.reverse();
 }
 
@@ -65,7 +94,8 @@ export const SKIP_DIRS: ReadonlySet<string> = new Set(['.git', 'node_modules', '
  * handle) and `@acme/cli` (a package name) do not: an agent that leaves the text as written when
  * the file is missing then does what the author meant, so there is nothing to report.
  */
-export function readsAsPath(fs: Pick<FileSystem, 'stat'>, importer: string, target: string): boolean {
+export function readsAsPath(fs: Pick<FileSystem, 'stat' | 'path'>, importer: string, target: string): boolean {
+  const path = fs.path;
   if (/\.[A-Za-z0-9]+$/.test(path.basename(target))) return true;
   const rel = path.relative(path.dirname(importer), target);
   if (rel.startsWith('..') || path.isAbsolute(rel)) return true;

@@ -1,5 +1,6 @@
 import micromatch from 'micromatch';
-import * as path from 'node:path';
+import * as nodePath from 'node:path';
+import type { PathApi } from './fs';
 import type { Profile } from './profile';
 
 /**
@@ -52,19 +53,19 @@ export function fixedNames(profile: Pick<Profile, 'filePatterns'>): string[] {
  * `file` is absolute with `/`; patterns are matched from `root` (where a pattern without `**\/`,
  * such as `.claude/skills/*\/SKILL.md`, is anchored).
  */
-export function governedFolder(file: string, patterns: readonly string[], root = '/'): string {
-  return governedFolders(patterns, root)(file);
+export function governedFolder(file: string, patterns: readonly string[], root?: string, path: PathApi = nodePath): string {
+  return governedFolders(patterns, root ?? path.parse(file).root, path)(file);
 }
 
 /**
  * `governedFolder` for many files: the patterns compiled once (`check` asks it for every
  * instruction file of the workspace).
  */
-export function governedFolders(patterns: readonly string[], root = '/'): (file: string) => string {
+export function governedFolders(patterns: readonly string[], root: string, path: PathApi): (file: string) => string {
   const compiled = patterns.map((pattern) => {
     const { path: fixed, isFile } = fixedPart(pattern);
     const dirs = fixed === '' ? [] : isFile ? fixed.split('/').slice(0, -1) : fixed.split('/');
-    return { test: micromatch.matcher(pattern, { dot: true }), marker: dirs.length ? `/${dirs.join('/')}/` : undefined };
+    return { test: micromatch.matcher(pattern, { dot: true }), marker: dirs.length ? `${path.sep}${dirs.join(path.sep)}${path.sep}` : undefined };
   });
   return (file) => {
     const rel = path.relative(root, file).split(path.sep).join('/');
@@ -72,7 +73,7 @@ export function governedFolders(patterns: readonly string[], root = '/'): (file:
       if (!test(rel)) continue;
       if (!marker) return path.dirname(file);
       const at = file.lastIndexOf(marker);
-      if (at >= 0) return file.slice(0, at) || '/';
+      if (at >= 0) return file.slice(0, at) || path.sep;
     }
     return path.dirname(file);
   };

@@ -16,6 +16,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { NodeFileSystem } from '../core/fs';
 import { isInside } from '../core/paths';
 import { agentFolders } from '../core/patterns';
 import { PROFILES } from '../core/profiles';
@@ -117,13 +118,16 @@ function chainOf(dir: string): string[] {
   }
 }
 
+/** The path rules of the disk the agent runs on. */
+const DISK = new NodeFileSystem();
+
 export function buildTree(req: TreeRequest): VerifyTree {
   const tmpRoot = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'il-verify-')));
   const fsRoot = path.join(tmpRoot, 'fs');
   const realHome = path.resolve(req.home);
   // The home is mirrored like everything else, so a project inside it keeps it as an ancestor.
   const toTemp = (real: string) => path.join(fsRoot, real);
-  const toReal = (temp: string) => (isInside(temp, fsRoot) ? temp.slice(fsRoot.length) || '/' : temp);
+  const toReal = (temp: string) => (isInside(temp, fsRoot, DISK) ? temp.slice(fsRoot.length) || '/' : temp);
   const home = toTemp(realHome);
   fs.mkdirSync(home, { recursive: true });
   const targetDir = fs.statSync(req.target).isDirectory() ? req.target : path.dirname(req.target);
@@ -171,7 +175,7 @@ class TreeCopier {
   copyFolders(folders: string[], projectTop: string, realHome: string): void {
     for (const dir of folders) {
       fs.mkdirSync(path.join(this.fsRoot, dir), { recursive: true });
-      const inProject = (isInside(dir, projectTop) || isInside(dir, this.req.launchDir)) && dir !== realHome;
+      const inProject = (isInside(dir, projectTop, DISK) || isInside(dir, this.req.launchDir, DISK)) && dir !== realHome;
       for (const name of safeList(dir)) {
         const p = path.join(dir, name);
         if (DOT_FOLDERS.has(name)) {

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { resolveChain } from '../core/chain';
 import { governedFolder } from '../core/patterns';
+import { NodeFileSystem } from '../core/fs';
 import { isInside } from '../core/paths';
 import { checkInSlices, type CheckOptions } from '../core/check';
 import { readConfig, suppress } from '../core/config';
@@ -20,6 +21,8 @@ const CHECK_DELAY_MS = 300;
 const QUICK_LOOK_FILES = 20;
 /** After passes over the folders of written files only, the whole workspace is checked once changes stop this long. */
 const IDLE_PASS_MS = 30_000;
+/** The path rules of the disk the workspace is on. */
+const DISK = new NodeFileSystem();
 
 const SEVERITY: Record<Diagnostic['severity'], vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -103,11 +106,11 @@ class InstructionDiagnostics implements vscode.Disposable {
       const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file));
       if (!folder || folder.uri.scheme !== 'file' || !this.watcher.isInstructionPath(file)) return undefined;
       const governed = governedFolder(file, this.settings.enabledProfiles(folder.uri).flatMap((p) => p.filePatterns));
-      if (governed === folder.uri.fsPath || !isInside(governed, folder.uri.fsPath)) return undefined;
+      if (governed === folder.uri.fsPath || !isInside(governed, folder.uri.fsPath, DISK)) return undefined;
       scope.add(governed);
     }
     // A folder inside another of the scope is checked with it.
-    return new Set([...scope].filter((dir) => ![...scope].some((other) => other !== dir && isInside(dir, other))));
+    return new Set([...scope].filter((dir) => ![...scope].some((other) => other !== dir && isInside(dir, other, DISK))));
   }
 
   /** Check again after the disk settles: the folders `scope` names, else the whole workspace. */
@@ -166,7 +169,7 @@ class InstructionDiagnostics implements vscode.Disposable {
       const profiles = this.settings.enabledProfiles(folder.uri);
       const target = governedFolder(file, profiles.flatMap((p) => p.filePatterns));
       const launchDir = this.model.launchDirFor(folder.uri, target);
-      if (!isInside(target, launchDir)) continue;
+      if (!isInside(target, launchDir, DISK)) continue;
       for (const profile of profiles) {
         await new Promise((resolve) => setImmediate(resolve));
         if (generation !== this.generation) return;
@@ -233,7 +236,7 @@ class InstructionDiagnostics implements vscode.Disposable {
       if (stale()) return;
       const result = await checkInSlices(host, dir, this.settings.enabledProfiles(folder.uri), this.checkOptions(folder), { cancelled: stale });
       if (!result || stale()) return;
-      workspace = [...workspace.filter((d) => !isInside(d.path, dir)), ...result.diagnostics];
+      workspace = [...workspace.filter((d) => !isInside(d.path, dir, DISK)), ...result.diagnostics];
     }
     this.workspace = workspace;
     this.publish();
@@ -269,6 +272,7 @@ class InstructionDiagnostics implements vscode.Disposable {
       realPath: (p) => files.realPath(p),
       root: (file) => vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file))?.uri.fsPath,
       home: this.settings.home(),
+      sep: DISK.path.sep,
     }).filter((d) => !disabled.has(d.code));
     // The repository's own switches: its configuration file and inline comments (check applied them to its part).
     const configs = new Map<string, string[]>();

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { NodeFileSystem, type DirEntry, type FileStat, type FileSystem } from '../core/fs';
+import { NodeFileSystem, type DirEntry, type FileStat, type FileSystem, type PathApi } from '../core/fs';
 import { encode } from '../core/text';
 
 /**
@@ -9,6 +9,11 @@ import { encode } from '../core/text';
  */
 export class OverlayFileSystem implements FileSystem {
   private readonly base = new NodeFileSystem();
+  readonly path: PathApi = this.base.path;
+
+  get caseInsensitive(): boolean {
+    return this.base.caseInsensitive;
+  }
 
   /** @param unsaved editor text by absolute path */
   constructor(private readonly unsaved: ReadonlyMap<string, Uint8Array>) {}
@@ -39,10 +44,11 @@ export class OverlayFileSystem implements FileSystem {
 
   readDir(p: string): DirEntry[] {
     const entries = this.base.readDir(p);
-    const prefix = p.endsWith('/') ? p : `${p}/`;
+    const sep = this.path.sep;
+    const prefix = p.endsWith(sep) ? p : `${p}${sep}`;
     for (const file of this.unsaved.keys()) {
       const name = file.slice(prefix.length);
-      if (file.startsWith(prefix) && !name.includes('/') && !entries.some((e) => e.name === name)) entries.push({ name, type: 'file' });
+      if (file.startsWith(prefix) && !name.includes(sep) && !entries.some((e) => e.name === name)) entries.push({ name, type: 'file' });
     }
     return entries;
   }

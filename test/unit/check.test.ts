@@ -34,7 +34,7 @@ const toy: Profile = {
     const sources = [];
     const texts: string[] = [];
     const diagnostics = [];
-    for (const dir of ancestors(ctx.launchDir).reverse()) {
+    for (const dir of ancestors(ctx.launchDir, ctx.fs).reverse()) {
       const file = path.join(dir, 'TOY.md');
       const r = readText(ctx.fs, file);
       if (r.state !== 'ok') continue;

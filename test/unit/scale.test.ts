@@ -20,6 +20,14 @@ class CountingFileSystem implements FileSystem {
 
   constructor(private readonly inner: FileSystem) {}
 
+  get path() {
+    return this.inner.path;
+  }
+
+  get caseInsensitive(): boolean {
+    return this.inner.caseInsensitive;
+  }
+
   get total(): number {
     return Object.values(this.calls).reduce((a, b) => a + b, 0);
   }

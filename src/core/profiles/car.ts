@@ -266,7 +266,7 @@ function render(root: string, blocks: string[], listed: Listed[]): string | unde
  * never guidance, since `nested_instructions` lists files through `git ls-files` only (trust filter).
  */
 function untrackedOnTheWay(ctx: ResolveContext, root: string, trackedSet: Set<string>): string[] {
-  const candidates = dirsBelow(root, folderOf(ctx.fs, ctx.target)).flatMap((d) => [path.join(d, 'AGENTS.md'), path.join(d, 'CLAUDE.md')]);
+  const candidates = dirsBelow(root, folderOf(ctx.fs, ctx.target), ctx.fs).flatMap((d) => [path.join(d, 'AGENTS.md'), path.join(d, 'CLAUDE.md')]);
   if (NAMES.has(path.basename(ctx.target)) && !candidates.includes(ctx.target) && path.dirname(ctx.target) !== root) candidates.push(ctx.target);
   return candidates.filter((file) => !trackedSet.has(file) && ctx.fs.stat(file)?.type === 'file');
 }

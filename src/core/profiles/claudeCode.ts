@@ -240,7 +240,7 @@ class MemoryLoader {
       return [];
     }
     // Observed: user memory (and what it imports) may import from anywhere.
-    if (type !== 'User' && !isInside(target, this.ctx.launchDir) && !this.approved) {
+    if (type !== 'User' && !isInside(target, this.ctx.launchDir, this.ctx.fs) && !this.approved) {
       skipped('excluded', 'Outside the launch directory, and external imports are not approved for this project.');
       this.diagnostics.push(diag('import-outside', at.file, `@${written} is outside the launch directory (${this.ctx.launchDir}); Claude Code drops it unless this project's external CLAUDE.md imports are approved.`, place, { target }));
       return [];
@@ -373,7 +373,7 @@ function findAtStart(ctx: ResolveContext, found: Found): boolean {
   const user = userDir(ctx);
   start.push(...loader.load(path.join(user, 'CLAUDE.md'), 'User', 'user', '/', 'start').entries);
   findRules(ctx, found, path.join(user, 'rules'), 'User', '/', ctx.launchDir, start, 'start');
-  const dirs = dirsBelow(path.parse(ctx.launchDir).root, ctx.launchDir);
+  const dirs = dirsBelow(path.parse(ctx.launchDir).root, ctx.launchDir, ctx.fs);
   const hasClaudeMd = dirs.some((d) => claudeTypeFiles(d).some((f) => hasContent(ctx, f)));
   for (const dir of dirs) {
     start.push(...loader.load(path.join(dir, 'CLAUDE.md'), 'Project', 'project', dir, 'start').entries);
@@ -392,7 +392,7 @@ function findAtStart(ctx: ResolveContext, found: Found): boolean {
 /** On read: the directories below the launch dir down to the target's. */
 function findOnRead(ctx: ResolveContext, found: Found, hasClaudeMd: boolean): void {
   const { loader, nested } = found;
-  for (const dir of dirsBelow(ctx.launchDir, folderOf(ctx.fs, ctx.target))) {
+  for (const dir of dirsBelow(ctx.launchDir, folderOf(ctx.fs, ctx.target), ctx.fs)) {
     const dirHasClaude = claudeTypeFiles(dir).some((f) => hasContent(ctx, f));
     nested.push(...loader.load(path.join(dir, 'CLAUDE.md'), 'Project', 'project', dir, 'on-read').entries);
     nested.push(...loader.load(path.join(dir, '.claude', 'CLAUDE.md'), 'Project', 'project', dir, 'on-read').entries);
@@ -408,7 +408,7 @@ function findOnRead(ctx: ResolveContext, found: Found, hasClaudeMd: boolean): vo
 function matchRules(ctx: ResolveContext, found: Found): Entry[] {
   const matched: Entry[] = [];
   for (const c of found.conditional) {
-    const rel = relativeInside(c.base, ctx.target);
+    const rel = relativeInside(c.base, ctx.target, ctx.fs);
     const hit = rel !== undefined && rel !== '' && matchesAny(rel, c.globs, GLOBS);
     c.entry.source.globs = c.globs;
     c.entry.source.loads = 'on-read';
@@ -527,7 +527,7 @@ function loadedClaudeMdNamed(ctx: ResolveContext, loader: MemoryLoader, file: st
  */
 function skillFolder(ctx: ResolveContext, file: string): string | undefined {
   const dir = path.dirname(file);
-  return [dir, ...dirsBelow(ctx.launchDir, dir).reverse()].find((d) => ctx.fs.stat(path.join(d, 'SKILL.md'))?.type === 'file');
+  return [dir, ...dirsBelow(ctx.launchDir, dir, ctx.fs).reverse()].find((d) => ctx.fs.stat(path.join(d, 'SKILL.md'))?.type === 'file');
 }
 
 function reasonAtStart(e: Entry): string {

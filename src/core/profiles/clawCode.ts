@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { diag } from '../diagnostics';
 import { newSource, setInjected, type Diagnostic, type Source, type SourceKind } from '../model';
-import { ancestors, compareRustPaths, isInside } from '../paths';
+import { ancestors, compareRustPaths, isInside, type PathRules } from '../paths';
 import type { Profile, ProfileResult, ResolveContext } from '../profile';
 import { describeReadFailure, readFailureCode, readText } from '../readText';
 import { charCount, fmt, offsetOfChar, rustLines, rustTrim, rustTrimEnd, rustTrimStart, takeChars } from '../text';
@@ -34,7 +34,7 @@ const seed: Variant = {
   order: 20,
   version: '6b533157 (spring 2026)',
   heading: '# Claude instructions',
-  dirs: (ctx) => ancestors(ctx.launchDir).reverse(),
+  dirs: (ctx) => ancestors(ctx.launchDir, ctx.fs).reverse(),
   candidates: (_ctx, dir) => [
     path.join(dir, 'CLAUDE.md'),
     path.join(dir, 'CLAUDE.local.md'),
@@ -50,7 +50,7 @@ const head: Variant = {
   heading: '# Project instructions',
   // instruction_discovery_dirs: up to the nearest `.git` (dir or file); without one, the launch dir alone.
   dirs: (ctx) => {
-    const all = ancestors(ctx.launchDir);
+    const all = ancestors(ctx.launchDir, ctx.fs);
     const root = all.find((d) => ctx.fs.stat(path.join(d, '.git')));
     return (root ? all.slice(0, all.indexOf(root) + 1) : [ctx.launchDir]).reverse();
   },
@@ -156,7 +156,7 @@ function resolve(v: Variant, ctx: ResolveContext): ProfileResult {
   const out = { sources: [] as Source[], diagnostics: [] as Diagnostic[] };
   const { found, fatal } = findFiles(v, ctx, out);
   const kept = dropDuplicates(found, out.diagnostics);
-  const { sections, used } = applyBudget(v, kept, out.diagnostics);
+  const { sections, used } = applyBudget(ctx.fs, v, kept, out.diagnostics);
   return {
     ...out,
     budget: { unit: 'chars', limit: MAX_TOTAL_CHARS, perFile: MAX_FILE_CHARS, used },
@@ -229,7 +229,7 @@ function dropDuplicates(found: Found[], diagnostics: Diagnostic[]): Found[] {
  * render_instruction_files: the budget is shared root first; a file's cost is its rendered
  * length (marker included), capped at what is left; once nothing is left the rest are omitted.
  */
-function applyBudget(v: Variant, kept: Found[], diagnostics: Diagnostic[]): { sections: string[]; used: number } {
+function applyBudget(fs: PathRules, v: Variant, kept: Found[], diagnostics: Diagnostic[]): { sections: string[]; used: number } {
   const sections = [v.heading];
   let remaining = MAX_TOTAL_CHARS;
   const omitted: string[] = [];
@@ -244,7 +244,7 @@ function applyBudget(v: Variant, kept: Found[], diagnostics: Diagnostic[]): { se
     const rendered = truncate(truncate(f.content, remaining), MAX_FILE_CHARS);
     const limit = Math.min(MAX_FILE_CHARS, remaining);
     remaining -= Math.min(charCount(rendered), remaining);
-    sections.push(`## ${path.basename(f.source.path)} (scope: ${scopeLabel(f.source.path, kept.map((k) => k.source.path))})`);
+    sections.push(`## ${fs.path.basename(f.source.path)} (scope: ${scopeLabel(fs, f.source.path, kept.map((k) => k.source.path))})`);
     sections.push(rendered);
     setInjected(f.source, rendered);
     reportCut(f, limit, diagnostics);
@@ -280,8 +280,8 @@ function reportCut(f: Found, limit: number, diagnostics: Diagnostic[]): void {
 }
 
 /** describe_instruction_file: the directory of the first file whose directory contains this one. */
-function scopeLabel(file: string, files: string[]): string {
-  const parent = files.map((f) => path.dirname(f)).find((dir) => isInside(file, dir));
+function scopeLabel(fs: PathRules, file: string, files: string[]): string {
+  const parent = files.map((f) => fs.path.dirname(f)).find((dir) => isInside(file, dir, fs));
   return parent ?? 'workspace';
 }
 

@@ -234,7 +234,7 @@ function pickInDir(ctx: ResolveContext, dir: string, names: string[]): Found | u
  * file per folder from the root down to the launch dir.
  */
 function findProjectDocs(ctx: ResolveContext, markers: string[], names: string[]): Found[] {
-  const up = ancestors(ctx.launchDir);
+  const up = ancestors(ctx.launchDir, ctx.fs);
   const root = markers.length ? up.find((d) => markers.some((m) => ctx.fs.stat(path.join(d, m)))) : undefined;
   const dirs = root ? up.slice(0, up.indexOf(root) + 1).reverse() : [ctx.launchDir];
   return dirs.map((dir) => pickInDir(ctx, dir, names)).filter((f): f is Found => !!f);
@@ -345,7 +345,7 @@ function cutToBudget(ctx: ResolveContext, f: Found, r: Extract<LossyRead, { stat
 
 /** Below the launch dir: never loaded, neither at start nor when a file there is read (observed on codex 0.171.0). */
 function reportBelowLaunchDir(ctx: ResolveContext, names: string[], out: Collected): void {
-  for (const dir of dirsBelow(ctx.launchDir, folderOf(ctx.fs, ctx.target))) {
+  for (const dir of dirsBelow(ctx.launchDir, folderOf(ctx.fs, ctx.target), ctx.fs)) {
     const f = pickInDir(ctx, dir, names);
     if (!f?.path) continue;
     out.sources.push(

@@ -546,7 +546,7 @@ function followLinks(r: Resolver, from: readonly { file: string; text: string }[
       const file = ref.ref.startsWith('/') ? ref.ref : path.join(path.dirname(next.file), ref.ref);
       if (seen.has(file)) continue;
       const isPromptFile = /\.(instructions|prompt)\.md$/.test(file) || path.basename(file) === 'copilot-instructions.md';
-      if (!isPromptFile && relativeInside(ws, file) === undefined) continue;
+      if (!isPromptFile && relativeInside(ws, file, ctx.fs) === undefined) continue;
       seen.add(file);
       if (ctx.fs.stat(file)?.type !== 'file') {
         r.sources.push(r.source(file, 'import', ws, 'missing', { chars: 0, bytes: 0 }, `Linked from ${path.basename(next.file)} but it does not exist.`, { importedBy: next.file }));
@@ -646,7 +646,7 @@ function findAgentsMdFiles(ctx: ResolveContext, ws: string): string[] {
   // In a repository the git index answers without walking the tree.
   const repo = ctx.git.root(ws);
   const listed = repo ? ctx.git.workTreeFiles?.(repo) : undefined;
-  if (listed) return listed.filter((f) => path.basename(f) === 'AGENTS.md' && isInside(f, ws)).sort();
+  if (listed) return listed.filter((f) => path.basename(f) === 'AGENTS.md' && isInside(f, ws, ctx.fs)).sort();
   const out: string[] = [];
   const stack = [ws];
   // Each real folder once: a link back up (`ln -s . loop`) would be walked until the path

@@ -236,7 +236,7 @@ class Resolver {
   /** Whether `p` (after symlinks) lies inside the repository root. */
   insideRoot(p: string): boolean {
     const real = this.ctx.fs.realPath(p);
-    return isInside(p, this.root) && isInside(real, this.realRoot);
+    return isInside(p, this.root, this.ctx.fs) && isInside(real, this.realRoot, this.ctx.fs);
   }
 
   /**
@@ -471,12 +471,12 @@ function resolve(ctx: ResolveContext): ProfileResult {
   const r = new Resolver(ctx);
   const { root, cwd } = r;
   const between: string[] = [];
-  for (let d = path.dirname(cwd); isInside(d, root) && d !== root; d = path.dirname(d)) between.push(d);
+  for (let d = path.dirname(cwd); isInside(d, root, ctx.fs) && d !== root; d = path.dirname(d)) between.push(d);
   const dirs = cwd === root ? [root] : [root, cwd];
   const blocks = findBlocks(r, dirs, between);
   reportNotRead(r, dirs, between);
   const { groups, extras } = instructionGroups(r, dirs);
-  const targetRel = relativeInside(root, ctx.target);
+  const targetRel = relativeInside(root, ctx.target, ctx.fs);
   const files = findInstructionFiles(r, groups, targetRel);
   const nestedRows = listExtraAgentsMd(r, extras);
   const onReadText = [...files.matched.map((rf) => reminder(rf.display, rf.doc.text)), ...(targetRel === undefined ? [] : findOnRead(r, between, targetRel))];
@@ -627,7 +627,7 @@ function findOnRead(r: Resolver, between: string[], targetRel: string): string[]
   const loadedDirs = new Set([root, cwd, ...between]);
   const texts: string[] = [];
   const sentOnRead = new Map<string, string>();
-  for (let d = folderOf(ctx.fs, ctx.target); isInside(d, root) && d !== root; d = path.dirname(d)) {
+  for (let d = folderOf(ctx.fs, ctx.target); isInside(d, root, ctx.fs) && d !== root; d = path.dirname(d)) {
     if (loadedDirs.has(d)) continue;
     texts.push(...onReadFolderFiles(r, d, sentOnRead));
     texts.push(...onReadRules(r, d, targetRel));

@@ -91,7 +91,7 @@ function parseRule(text: string): Parsed {
 function resolve(ctx: ResolveContext): ProfileResult {
   const chain = new CursorChain(ctx);
   const root = ctx.launchDir;
-  const below = dirsBelow(root, folderOf(ctx.fs, ctx.target));
+  const below = dirsBelow(root, folderOf(ctx.fs, ctx.target), ctx.fs);
   // 1. Project rules of the workspace root, then nested rule folders on the way to the target.
   for (const dir of [root, ...below]) chain.rulesOf(dir);
   // 2. AGENTS.md: root always; nested ones "automatically applied when working with files in
@@ -229,8 +229,8 @@ class CursorChain {
    * tried from its own folder (which one Cursor uses is not documented: unsure).
    */
   private globsHit(globs: string[], scope: string, nested: boolean): boolean {
-    const targetRel = relativeInside(this.root, this.ctx.target);
-    const scopeRel = relativeInside(scope, this.ctx.target);
+    const targetRel = relativeInside(this.root, this.ctx.target, this.ctx.fs);
+    const scopeRel = relativeInside(scope, this.ctx.target, this.ctx.fs);
     return [targetRel, nested ? scopeRel : undefined].some((p) => p !== undefined && p !== '' && matchesAny(p, globs));
   }
 

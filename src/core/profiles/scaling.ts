@@ -243,7 +243,7 @@ class Session {
    */
   linkedCommitted(dir: string, name: string): string | undefined {
     let linked = false;
-    for (let d = dir; d !== this.root && isInside(d, this.root); d = path.dirname(d)) {
+    for (let d = dir; d !== this.root && isInside(d, this.root, this.ctx.fs); d = path.dirname(d)) {
       if (this.committed?.has(d) && this.ctx.fs.isSymlink(d)) linked = true;
     }
     if (!linked) return undefined;
@@ -306,7 +306,7 @@ function findGuidance(s: Session): { rootItems: Item[]; groups: Group[]; guidanc
     const dirs = new Map<string, string[]>();
     for (const f of s.committedList ?? []) {
       // Most of a large repository's files end otherwise: the cheap test first.
-      if (!f.endsWith('.md') || !GUIDANCE.includes(path.basename(f)) || path.dirname(f) === s.root || !isInside(f, s.root)) continue;
+      if (!f.endsWith('.md') || !GUIDANCE.includes(path.basename(f)) || path.dirname(f) === s.root || !isInside(f, s.root, s.ctx.fs)) continue;
       const d = path.dirname(f);
       dirs.set(d, [...(dirs.get(d) ?? []), f]);
     }
@@ -447,7 +447,7 @@ class GuidanceReader {
 
 /** Why the session does not follow an import, if it does not: outside, not Markdown, too deep. */
 function importRefused(s: Session, written: string, target: string, at: { text: string; start: number; end: number }, file: string, depth: number): { reason: string; diagnostic: Diagnostic } | undefined {
-  if (!isInside(target, s.root)) {
+  if (!isInside(target, s.root, s.ctx.fs)) {
     return { reason: 'Outside the repository: the session follows only imports of Markdown files inside it.', diagnostic: diag('import-outside', file, `@${written} points outside the repository; the session does not follow it (the line is still removed).`, at, { target }) };
   }
   if (!/\.(md|markdown)$/i.test(target)) {
@@ -712,7 +712,7 @@ function render(s: Session, repo: Repository): ProfileResult {
 /** Directories on the way to the target, outermost first; guidance only in the work tree is not read. */
 function renderDirectories(s: Session, repo: Repository, chain: Chain): void {
   const targetDir = s.ctx.fs.stat(s.ctx.target)?.type === 'dir' ? s.ctx.target : path.dirname(s.ctx.target);
-  const pathDirs = isInside(targetDir, s.root) ? dirsBelow(s.root, targetDir) : [];
+  const pathDirs = isInside(targetDir, s.root, s.ctx.fs) ? dirsBelow(s.root, targetDir, s.ctx.fs) : [];
   for (const d of pathDirs) {
     const g = repo.groupOf.get(d);
     for (const name of GUIDANCE) {

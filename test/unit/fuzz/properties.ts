@@ -40,6 +40,8 @@ function readOnly(fs: FileSystem): FileSystem {
     readFile: (p) => fs.readFile(p),
     readDir: (p) => fs.readDir(p),
     realPath: (p) => fs.realPath(p),
+    path: fs.path,
+    caseInsensitive: fs.caseInsensitive,
   };
 }
 
