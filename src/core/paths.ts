@@ -1,4 +1,5 @@
-import type { FileSystem } from './fs';
+import * as nodePath from 'node:path';
+import type { FileSystem, PathApi } from './fs';
 
 /**
  * Path helpers every profile needs, on normalized absolute paths. Each takes the path rules of
@@ -8,6 +9,14 @@ import type { FileSystem } from './fs';
 
 /** What a path helper needs to know of a file system. */
 export type PathRules = Pick<FileSystem, 'path' | 'caseInsensitive'>;
+
+/**
+ * The path rules of a platform, for paths named before any file system is at hand (an agent's
+ * files in the home folder, which `Profile.globalPaths` lists for watching).
+ */
+export function platformPath(platform: NodeJS.Platform): PathApi {
+  return platform === 'win32' ? nodePath.win32 : nodePath.posix;
+}
 
 /**
  * Whether two names or paths name the same entry on this file system: equal, or equal but for

@@ -1,8 +1,8 @@
-import * as path from 'node:path';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { diag } from '../diagnostics';
+import type { PathApi } from '../fs';
 import { newSource, setInjected, type Diagnostic, type Source } from '../model';
-import { ancestors, dirsBelow, folderOf } from '../paths';
+import { ancestors, dirsBelow, folderOf, platformPath } from '../paths';
 import type { LocalRun, Profile, ProfileResult, ResolveContext } from '../profile';
 import { describeReadFailure, lossyDiagnostic, readFailureDiagnostic, readLossy, type LossyRead } from '../readText';
 import { charCount, decodeLossy, fmt, offsetOfByte, rustTrim } from '../text';
@@ -28,8 +28,8 @@ const SEPARATOR = '\n\n--- project-doc ---\n\n';
 
 function resolve(ctx: ResolveContext): ProfileResult {
   const out: Collected = { sources: [], diagnostics: [] };
-  const home = codexHome(ctx);
-  const { config, fatal } = readConfig(ctx, path.join(home, 'config.toml'), out.diagnostics);
+  const home = codexHome(ctx, ctx.fs.path);
+  const { config, fatal } = readConfig(ctx, ctx.fs.path.join(home, 'config.toml'), out.diagnostics);
   const budget = { unit: 'bytes' as const, limit: config.maxBytes, perFile: null, used: 0 };
   if (fatal) return { ...out, budget, start: [], onRead: [], fatal };
   const global = findGlobal(ctx, home, out);
@@ -48,7 +48,7 @@ interface Collected {
   diagnostics: Diagnostic[];
 }
 
-function codexHome(env: { home: string; env: Readonly<Record<string, string | undefined>> }): string {
+function codexHome(env: { home: string; env: Readonly<Record<string, string | undefined>> }, path: PathApi): string {
   return env.env.CODEX_HOME ? path.resolve(env.env.CODEX_HOME) : path.join(env.home, '.codex');
 }
 
@@ -164,7 +164,7 @@ function offsetOfLine(text: string, line: number): number {
 function findGlobal(ctx: ResolveContext, home: string, out: Collected): string | undefined {
   let global: string | undefined;
   for (const name of [OVERRIDE, DEFAULT]) {
-    const p = path.join(home, name);
+    const p = ctx.fs.path.join(home, name);
     const st = ctx.fs.stat(p);
     if (!st) continue;
     if (global !== undefined) {
@@ -209,7 +209,7 @@ function pickInDir(ctx: ResolveContext, dir: string, names: string[]): Found | u
   const notFiles: Found['notFiles'] = [];
   let found: Found | undefined;
   for (const name of names) {
-    const p = path.join(dir, name);
+    const p = ctx.fs.path.join(dir, name);
     const st = ctx.fs.stat(p);
     if (!st) continue;
     if (found) {
@@ -235,7 +235,7 @@ function pickInDir(ctx: ResolveContext, dir: string, names: string[]): Found | u
  */
 function findProjectDocs(ctx: ResolveContext, markers: string[], names: string[]): Found[] {
   const up = ancestors(ctx.launchDir, ctx.fs);
-  const root = markers.length ? up.find((d) => markers.some((m) => ctx.fs.stat(path.join(d, m)))) : undefined;
+  const root = markers.length ? up.find((d) => markers.some((m) => ctx.fs.stat(ctx.fs.path.join(d, m)))) : undefined;
   const dirs = root ? up.slice(0, up.indexOf(root) + 1).reverse() : [ctx.launchDir];
   return dirs.map((dir) => pickInDir(ctx, dir, names)).filter((f): f is Found => !!f);
 }
@@ -263,7 +263,7 @@ function applyBudget(ctx: ResolveContext, picked: Found[], limit: number, out: C
     const src = docSource(f.path, 'project', f.dir, r, {});
     out.sources.push(src);
     for (const h of f.hidden) {
-      out.sources.push(docSource(h, 'project', f.dir, readLossy(ctx.fs, h), { status: 'excluded', reason: `${path.basename(f.path)} comes first in this directory, and Codex reads at most one file per directory.` }));
+      out.sources.push(docSource(h, 'project', f.dir, readLossy(ctx.fs, h), { status: 'excluded', reason: `${ctx.fs.path.basename(f.path)} comes first in this directory, and Codex reads at most one file per directory.` }));
     }
     if (limit === 0) {
       src.status = 'excluded';
@@ -355,7 +355,7 @@ function reportBelowLaunchDir(ctx: ResolveContext, names: string[], out: Collect
       }),
     );
     // By design, not a fault: launching Codex there loads it. A hint, not a problem.
-    out.diagnostics.push(diag('not-loaded', f.path, `Codex does not load this file when launched in ${ctx.launchDir}: it reads ${path.basename(f.path)} files only from the project root down to the launch directory. Start Codex in ${dir} (or below) to load it.`, undefined, undefined, 'hint'));
+    out.diagnostics.push(diag('not-loaded', f.path, `Codex does not load this file when launched in ${ctx.launchDir}: it reads ${ctx.fs.path.basename(f.path)} files only from the project root down to the launch directory. Start Codex in ${dir} (or below) to load it.`, undefined, undefined, 'hint'));
   }
 }
 
@@ -382,7 +382,7 @@ const localRun: LocalRun = {
   npmPackage: '@openai/codex',
   setup: ({ home, url, prompt }) => ({
     args: ['exec', '--skip-git-repo-check', prompt],
-    env: { CODEX_HOME: path.join(home, '.codex'), FAKE_MODEL_API_KEY: 'fake-key-for-loopback', RUST_LOG: 'error' },
+    env: { CODEX_HOME: platformPath(process.platform).join(home, '.codex'), FAKE_MODEL_API_KEY: 'fake-key-for-loopback', RUST_LOG: 'error' },
     homeFiles: {
       // A scenario's own config.toml (e.g. project_doc_max_bytes) is kept: its lines go after
       // our top-level keys and before our tables, so its top-level keys stay top-level.
@@ -427,6 +427,9 @@ export const codex: Profile = {
   evidence: { markers: ['**/AGENTS.md', '**/AGENTS.override.md', '.codex/**'], cli: { command: 'codex', versionArgs: ['--version'] }, homeDir: '.codex' },
   localRun,
   wireProtocol: 'responses',
-  globalPaths: (env) => [path.join(codexHome(env), OVERRIDE), path.join(codexHome(env), DEFAULT), path.join(codexHome(env), 'config.toml')],
+  globalPaths: (env) => {
+    const path = platformPath(env.platform);
+    return [OVERRIDE, DEFAULT, 'config.toml'].map((name) => path.join(codexHome(env, path), name));
+  },
   resolve,
 };
