@@ -1,4 +1,3 @@
-import * as path from 'node:path';
 import { diag } from '../diagnostics';
 import { newSource, setInjected, type Diagnostic, type Source, type SourceKind } from '../model';
 import { ancestors, compareRustPaths, isInside, type PathRules } from '../paths';
@@ -35,11 +34,11 @@ const seed: Variant = {
   version: '6b533157 (spring 2026)',
   heading: '# Claude instructions',
   dirs: (ctx) => ancestors(ctx.launchDir, ctx.fs).reverse(),
-  candidates: (_ctx, dir) => [
-    path.join(dir, 'CLAUDE.md'),
-    path.join(dir, 'CLAUDE.local.md'),
-    path.join(dir, '.claude', 'CLAUDE.md'),
-    path.join(dir, '.claude', 'instructions.md'),
+  candidates: (ctx, dir) => [
+    ctx.fs.path.join(dir, 'CLAUDE.md'),
+    ctx.fs.path.join(dir, 'CLAUDE.local.md'),
+    ctx.fs.path.join(dir, '.claude', 'CLAUDE.md'),
+    ctx.fs.path.join(dir, '.claude', 'instructions.md'),
   ],
 };
 
@@ -51,38 +50,38 @@ const head: Variant = {
   // instruction_discovery_dirs: up to the nearest `.git` (dir or file); without one, the launch dir alone.
   dirs: (ctx) => {
     const all = ancestors(ctx.launchDir, ctx.fs);
-    const root = all.find((d) => ctx.fs.stat(path.join(d, '.git')));
+    const root = all.find((d) => ctx.fs.stat(ctx.fs.path.join(d, '.git')));
     return (root ? all.slice(0, all.indexOf(root) + 1) : [ctx.launchDir]).reverse();
   },
   candidates: (ctx, dir) => [
-    path.join(dir, 'CLAUDE.md'),
-    path.join(dir, 'CLAW.md'),
-    path.join(dir, 'AGENTS.md'),
-    path.join(dir, 'CLAUDE.local.md'),
-    path.join(dir, '.claw', 'CLAUDE.md'),
-    path.join(dir, '.claude', 'CLAUDE.md'),
-    path.join(dir, '.claw', 'instructions.md'),
-    ...ruleDir(ctx, path.join(dir, '.claw', 'rules')),
-    ...ruleDir(ctx, path.join(dir, '.claw', 'rules.local')),
+    ctx.fs.path.join(dir, 'CLAUDE.md'),
+    ctx.fs.path.join(dir, 'CLAW.md'),
+    ctx.fs.path.join(dir, 'AGENTS.md'),
+    ctx.fs.path.join(dir, 'CLAUDE.local.md'),
+    ctx.fs.path.join(dir, '.claw', 'CLAUDE.md'),
+    ctx.fs.path.join(dir, '.claude', 'CLAUDE.md'),
+    ctx.fs.path.join(dir, '.claw', 'instructions.md'),
+    ...ruleDir(ctx, ctx.fs.path.join(dir, '.claw', 'rules')),
+    ...ruleDir(ctx, ctx.fs.path.join(dir, '.claw', 'rules.local')),
     // push_framework_imports with the default `rulesImport: auto`: every framework.
-    path.join(dir, '.cursorrules'),
-    ...ruleDir(ctx, path.join(dir, '.cursor', 'rules')),
-    path.join(dir, '.github', 'copilot-instructions.md'),
-    path.join(dir, '.windsurfrules'),
-    ...ruleDir(ctx, path.join(dir, '.windsurfrules')),
-    path.join(dir, '.plandex', 'instructions.md'),
-    path.join(dir, '.crush', 'CLAUDE.md'),
-    ...ruleDir(ctx, path.join(dir, '.crush', 'rules')),
+    ctx.fs.path.join(dir, '.cursorrules'),
+    ...ruleDir(ctx, ctx.fs.path.join(dir, '.cursor', 'rules')),
+    ctx.fs.path.join(dir, '.github', 'copilot-instructions.md'),
+    ctx.fs.path.join(dir, '.windsurfrules'),
+    ...ruleDir(ctx, ctx.fs.path.join(dir, '.windsurfrules')),
+    ctx.fs.path.join(dir, '.plandex', 'instructions.md'),
+    ctx.fs.path.join(dir, '.crush', 'CLAUDE.md'),
+    ...ruleDir(ctx, ctx.fs.path.join(dir, '.crush', 'rules')),
   ],
 };
 
-/** push_rules_dir: files with extension md, txt or mdc (any case), sorted by path. */
+/** push_rules_dir: files with extension md, txt or mdc (any case), sorted by ctx.fs.path. */
 function ruleDir(ctx: ResolveContext, dir: string): string[] {
   return ctx.fs
     .readDir(dir)
     .filter((e) => e.type === 'file' && /\.(md|txt|mdc)$/i.test(e.name))
-    .map((e) => path.join(dir, e.name))
-    .sort(compareRustPaths);
+    .map((e) => ctx.fs.path.join(dir, e.name))
+    .sort((a, b) => compareRustPaths(a, b, ctx.fs.path.sep));
 }
 
 
@@ -108,8 +107,8 @@ function truncate(content: string, remaining: number): string {
   return takeChars(trimmed, limit) + TRUNCATED;
 }
 
-function kindOf(file: string): SourceKind {
-  const name = path.basename(file);
+function kindOf(fs: PathRules, file: string): SourceKind {
+  const name = fs.path.basename(file);
   if (name === 'CLAUDE.local.md') return 'local';
   if (/[/\\]\.(claw|cursor|windsurfrules|crush)[/\\]rules(\.local)?[/\\]/.test(file) || /[/\\]\.windsurfrules[/\\]/.test(file)) return 'rule';
   return 'project';
@@ -180,7 +179,7 @@ function findFiles(v: Variant, ctx: ResolveContext, out: { sources: Source[]; di
       if (r.state === 'missing') continue;
       // HEAD skips a directory with a candidate's name (`path.is_dir()`); the seed fails on it.
       if (r.state === 'directory' && v === head) continue;
-      const base = newSource(file, kindOf(file), dir, 'start', { chars: r.state === 'ok' ? r.chars : 0, bytes: r.state === 'ok' ? r.bytes : 'bytes' in r ? r.bytes : 0 });
+      const base = newSource(file, kindOf(ctx.fs, file), dir, 'start', { chars: r.state === 'ok' ? r.chars : 0, bytes: r.state === 'ok' ? r.bytes : 'bytes' in r ? r.bytes : 0 });
       if (r.state !== 'ok' && readFailureCode(r) === 'too-large') {
         // claw-code would read it whole; Instruction Lens does not, so this chain leaves it out.
         out.diagnostics.push(diag('too-large', file, `This file ${describeReadFailure(r)}.`));
