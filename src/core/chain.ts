@@ -75,6 +75,15 @@ export function defaultLaunchDir(fs: FileSystem, target: string): string {
 }
 
 /**
+ * The platform whose rules a file system follows, when the caller does not say: Windows for
+ * Windows paths, else the platform the core runs on (a POSIX tree read on Windows: Linux).
+ */
+function platformOf(fs: FileSystem): NodeJS.Platform {
+  if (fs.path.sep === '\\') return 'win32';
+  return process.platform === 'win32' ? 'linux' : process.platform;
+}
+
+/**
  * Resolve the chain of instruction sources one agent loads for one target. Never throws for
  * anything the disk holds: problems become diagnostics, sources with a status, or `fatal`.
  */
@@ -130,7 +139,7 @@ function resolveContext(req: ChainRequest, host: Host): ResolveContext {
     target,
     launchDir,
     home: path.resolve(req.home ?? os.homedir()),
-    platform: req.platform ?? process.platform,
+    platform: req.platform ?? platformOf(fs),
     env: req.env ?? process.env,
     settings: req.settings ?? {},
     memo: (key, compute) => fs.memo(`${req.profile.id}\0${key}`, compute),

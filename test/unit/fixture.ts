@@ -1,12 +1,15 @@
 import { resolveChain } from '../../src/core/chain';
 import { MemoryGitIndex } from './doubles/memoryGit';
-import { MemoryFileSystem } from './doubles/memoryFs';
+import { MemoryFileSystem, type MemoryFsOptions } from './doubles/memoryFs';
 import type { Chain } from '../../src/core/model';
 import { findProfile } from '../../src/core/profiles';
 
-/** An in-memory tree for one test: files by absolute path, plus what git tracks and holds. */
-export function tree(files: Record<string, string | Uint8Array>, git: { tracked?: string[]; committed?: Record<string, string> } = {}) {
-  const fs = new MemoryFileSystem(files);
+/**
+ * An in-memory tree for one test: files by absolute path, plus what git tracks and holds; POSIX
+ * and case-sensitive unless `fsOptions` says otherwise.
+ */
+export function tree(files: Record<string, string | Uint8Array>, git: { tracked?: string[]; committed?: Record<string, string> } = {}, fsOptions: MemoryFsOptions = {}) {
+  const fs = new MemoryFileSystem(files, fsOptions);
   const index = new MemoryGitIndex(fs, new Set(git.tracked ?? []), new Map(Object.entries(git.committed ?? {})));
   return { fs, host: { fs, git: index } };
 }

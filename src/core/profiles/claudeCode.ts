@@ -1,12 +1,12 @@
 import micromatch from 'micromatch';
-import * as path from 'node:path';
 import { diag, nearestExisting } from '../diagnostics';
+import type { PathApi } from '../fs';
 import { parseFrontmatter, stringList } from '../frontmatter';
 import { globProblem, matchesAny, relativeInside } from '../globs';
 import { findClaudeImports, MAX_MARKDOWN_NESTING, stripBlockComments, tooDeepToParse } from '../markdown';
 import { ParseCache } from '../parseCache';
 import { newSource, setInjected, type Diagnostic, type RenderPart, type Source, type SourceKind } from '../model';
-import { dirsBelow, filesBelow, folderOf, isInside, readsAsPath } from '../paths';
+import { dirsBelow, filesBelow, folderOf, isInside, platformPath, readsAsPath } from '../paths';
 import type { LocalRun, Profile, ProfileResult, ResolveContext } from '../profile';
 import { describeReadFailure, lossyDiagnostic, readFailureDiagnostic, readLossy, readText, sizes } from '../readText';
 import { charCount } from '../text';
@@ -53,8 +53,8 @@ function managedDir(platform: NodeJS.Platform): string {
   return '/etc/claude-code';
 }
 
-function userDir(ctx: { home: string; env: Readonly<Record<string, string | undefined>> }): string {
-  return ctx.env.CLAUDE_CONFIG_DIR || path.join(ctx.home, '.claude');
+function userDir(ctx: { home: string; env: Readonly<Record<string, string | undefined>>; platform: NodeJS.Platform }): string {
+  return ctx.env.CLAUDE_CONFIG_DIR || platformPath(ctx.platform).join(ctx.home, '.claude');
 }
 
 /** A memory file's text after Claude Code's transforms, and its `paths:` globs. */
@@ -193,13 +193,13 @@ class MemoryLoader {
     if (opts.rule) return { entries, exists: true };
     const found = findClaudeImports(parsed.afterFrontmatter);
     for (const ref of found.inCode) {
-      this.diagnostics.push(diag('import-in-code', file, `@${ref.written} is inside code, so Claude Code does not import it.`, { text, start: parsed.bodyOffset + ref.start, end: parsed.bodyOffset + ref.end }, { target: resolveImport(ref.path, file, this.ctx.home) }));
+      this.diagnostics.push(diag('import-in-code', file, `@${ref.written} is inside code, so Claude Code does not import it.`, { text, start: parsed.bodyOffset + ref.start, end: parsed.bodyOffset + ref.end }, { target: resolveImport(this.ctx.fs.path, ref.path, file, this.ctx.home) }));
     }
     for (const ref of found.inComment) {
-      this.diagnostics.push(diag('import-in-code', file, `@${ref.written} is inside an HTML comment, which Claude Code removes; it is not imported.`, { text, start: parsed.bodyOffset + ref.start, end: parsed.bodyOffset + ref.end }, { target: resolveImport(ref.path, file, this.ctx.home) }));
+      this.diagnostics.push(diag('import-in-code', file, `@${ref.written} is inside an HTML comment, which Claude Code removes; it is not imported.`, { text, start: parsed.bodyOffset + ref.start, end: parsed.bodyOffset + ref.end }, { target: resolveImport(this.ctx.fs.path, ref.path, file, this.ctx.home) }));
     }
     for (const ref of found.imports) {
-      const target = resolveImport(ref.path, file, this.ctx.home);
+      const target = resolveImport(this.ctx.fs.path, ref.path, file, this.ctx.home);
       const at: Ref = { file, text, start: parsed.bodyOffset + ref.start, end: parsed.bodyOffset + ref.end };
       entries.push(...this.follow(target, ref.written, type, scope, loads, depth + 1, file, stack, at));
     }
@@ -215,6 +215,7 @@ class MemoryLoader {
 
   /** One @import: the checks Claude Code makes before it reads the target. */
   private follow(target: string, written: string, type: MemoryType, scope: string, loads: Source['loads'], depth: number, importer: string, stack: string[], at: Ref): Entry[] {
+    const path = this.ctx.fs.path;
     const place = { text: at.text, start: at.start, end: at.end };
     const skipped = (status: Source['status'], reason: string) => {
       const st = this.ctx.fs.stat(target);
@@ -272,7 +273,7 @@ class MemoryLoader {
   }
 }
 
-function resolveImport(p: string, importer: string, home: string): string {
+function resolveImport(path: PathApi, p: string, importer: string, home: string): string {
   if (p.startsWith('~/')) return path.join(home, p.slice(2));
   if (path.isAbsolute(p)) return path.normalize(p);
   return path.resolve(path.dirname(importer), p);
@@ -281,6 +282,7 @@ function resolveImport(p: string, importer: string, home: string): string {
 
 /** `~/.claude.json` → projects[<git root or launch dir>].hasClaudeMdExternalIncludesApproved, or the setting. */
 function externalIncludesApproved(ctx: ResolveContext): boolean {
+  const path = ctx.fs.path;
   if (typeof ctx.settings.approveExternalImports === 'boolean') return ctx.settings.approveExternalImports;
   const configFile = ctx.env.CLAUDE_CONFIG_DIR ? path.join(ctx.env.CLAUDE_CONFIG_DIR, '.claude.json') : path.join(ctx.home, '.claude.json');
   const config = readJson(ctx, configFile) as { projects?: Record<string, { hasClaudeMdExternalIncludesApproved?: boolean }> } | undefined;
@@ -290,6 +292,7 @@ function externalIncludesApproved(ctx: ResolveContext): boolean {
 
 /** `claudeMdExcludes` from the settings files Claude Code reads, plus the extension's setting. */
 function excludePatterns(ctx: ResolveContext): string[] {
+  const path = ctx.fs.path;
   const files = [
     path.join(managedDir(ctx.platform), 'managed-settings.json'),
     path.join(userDir(ctx), 'settings.json'),
@@ -342,7 +345,7 @@ function resolve(ctx: ResolveContext): ProfileResult {
   const hasClaudeMd = findAtStart(ctx, found);
   findOnRead(ctx, found, hasClaudeMd);
   const matched = matchRules(ctx, found);
-  measure(found, matched);
+  measure(ctx.fs.path, found, matched);
   return render(found, matched);
 }
 
@@ -366,6 +369,7 @@ function findRules(ctx: ResolveContext, found: Found, rulesDir: string, type: Me
  * file with content exists up the chain. Returns whether one does.
  */
 function findAtStart(ctx: ResolveContext, found: Found): boolean {
+  const path = ctx.fs.path;
   const { loader, start } = found;
   const managed = managedDir(ctx.platform);
   start.push(...loader.load(path.join(managed, 'CLAUDE.md'), 'Managed', 'managed', '/', 'start').entries);
@@ -374,7 +378,7 @@ function findAtStart(ctx: ResolveContext, found: Found): boolean {
   start.push(...loader.load(path.join(user, 'CLAUDE.md'), 'User', 'user', '/', 'start').entries);
   findRules(ctx, found, path.join(user, 'rules'), 'User', '/', ctx.launchDir, start, 'start');
   const dirs = dirsBelow(path.parse(ctx.launchDir).root, ctx.launchDir, ctx.fs);
-  const hasClaudeMd = dirs.some((d) => claudeTypeFiles(d).some((f) => hasContent(ctx, f)));
+  const hasClaudeMd = dirs.some((d) => claudeTypeFiles(ctx.fs.path, d).some((f) => hasContent(ctx, f)));
   for (const dir of dirs) {
     start.push(...loader.load(path.join(dir, 'CLAUDE.md'), 'Project', 'project', dir, 'start').entries);
     start.push(...loader.load(path.join(dir, '.claude', 'CLAUDE.md'), 'Project', 'project', dir, 'start').entries);
@@ -391,9 +395,10 @@ function findAtStart(ctx: ResolveContext, found: Found): boolean {
 
 /** On read: the directories below the launch dir down to the target's. */
 function findOnRead(ctx: ResolveContext, found: Found, hasClaudeMd: boolean): void {
+  const path = ctx.fs.path;
   const { loader, nested } = found;
   for (const dir of dirsBelow(ctx.launchDir, folderOf(ctx.fs, ctx.target), ctx.fs)) {
-    const dirHasClaude = claudeTypeFiles(dir).some((f) => hasContent(ctx, f));
+    const dirHasClaude = claudeTypeFiles(ctx.fs.path, dir).some((f) => hasContent(ctx, f));
     nested.push(...loader.load(path.join(dir, 'CLAUDE.md'), 'Project', 'project', dir, 'on-read').entries);
     nested.push(...loader.load(path.join(dir, '.claude', 'CLAUDE.md'), 'Project', 'project', dir, 'on-read').entries);
     findRules(ctx, found, path.join(dir, '.claude', 'rules'), 'Project', dir, dir, nested, 'on-read');
@@ -427,9 +432,9 @@ function matchRules(ctx: ResolveContext, found: Found): Entry[] {
 }
 
 /** No budget: every entry is sent whole (trimmed at start); record what each sends, and why. */
-function measure(found: Found, matched: Entry[]): void {
+function measure(path: PathApi, found: Found, matched: Entry[]): void {
   for (const e of found.start) {
-    e.source.reason ||= reasonAtStart(e);
+    e.source.reason ||= reasonAtStart(path, e);
     setInjected(e.source, e.content.trim());
   }
   for (const e of [...found.nested, ...found.nestedAgents, ...matched]) {
@@ -465,7 +470,7 @@ function render(found: Found, matched: Entry[]): ProfileResult {
   return { sources: loader.sources, budget: { unit: 'chars', limit: null, perFile: null, used }, diagnostics: loader.diagnostics, start: startParts, onRead };
 }
 
-function claudeTypeFiles(dir: string): string[] {
+function claudeTypeFiles(path: PathApi, dir: string): string[] {
   return [path.join(dir, 'CLAUDE.md'), path.join(dir, '.claude', 'CLAUDE.md'), path.join(dir, 'CLAUDE.local.md')];
 }
 
@@ -475,6 +480,7 @@ function hasContent(ctx: ResolveContext, file: string): boolean {
 }
 
 function shadowed(ctx: ResolveContext, loader: MemoryLoader, file: string, dir: string, loads: Source['loads']): void {
+  const path = ctx.fs.path;
   // Loaded already through an import (a CLAUDE.md that is `@AGENTS.md`) or a CLAUDE.md symlink
   // to it: the import's entry says how it loads (observed: ../shared/agents.md, "imports of AGENTS.md").
   if (loader.seen(file)) return;
@@ -511,6 +517,7 @@ const POINTER_CHARS = 400;
  * file may say more than the pointer, and is still reported.
  */
 function loadedClaudeMdNamed(ctx: ResolveContext, loader: MemoryLoader, file: string, text: string): string | undefined {
+  const path = ctx.fs.path;
   const body = text.trim();
   if (charCount(body) > POINTER_CHARS || body.split('\n').filter((l) => l.trim()).length > POINTER_LINES) return undefined;
   for (const m of body.matchAll(/(?<![\w.\/-])((?:\.{1,2}\/|[\w.-]+\/)*(?:\.claude\/)?CLAUDE\.md)(?![\w-])/g)) {
@@ -526,11 +533,12 @@ function loadedClaudeMdNamed(ctx: ResolveContext, loader: MemoryLoader, file: st
  * skill is used), not instructions for the folder, so Claude Code skipping it is not a problem.
  */
 function skillFolder(ctx: ResolveContext, file: string): string | undefined {
+  const path = ctx.fs.path;
   const dir = path.dirname(file);
   return [dir, ...dirsBelow(ctx.launchDir, dir, ctx.fs).reverse()].find((d) => ctx.fs.stat(path.join(d, 'SKILL.md'))?.type === 'file');
 }
 
-function reasonAtStart(e: Entry): string {
+function reasonAtStart(path: PathApi, e: Entry): string {
   if (e.source.importedBy) return `Imported by ${path.basename(e.source.importedBy)}; loaded at start right after it.`;
   switch (e.type) {
     case 'Managed':
@@ -587,11 +595,9 @@ export const claudeCode: Profile = {
   evidence: { markers: ['**/CLAUDE.md', '**/CLAUDE.local.md', '**/.claude/**'], cli: { command: 'claude', versionArgs: ['--version'] }, homeDir: '.claude' },
   localRun,
   wireProtocol: 'anthropic',
-  globalPaths: (env) => [
-    path.join(managedDir(env.platform), 'CLAUDE.md'),
-    path.join(managedDir(env.platform), '.claude', 'rules'),
-    path.join(userDir(env), 'CLAUDE.md'),
-    path.join(userDir(env), 'rules'),
-  ],
+  globalPaths: (env) => {
+    const path = platformPath(env.platform);
+    return [path.join(managedDir(env.platform), 'CLAUDE.md'), path.join(managedDir(env.platform), '.claude', 'rules'), path.join(userDir(env), 'CLAUDE.md'), path.join(userDir(env), 'rules')];
+  },
   resolve,
 };

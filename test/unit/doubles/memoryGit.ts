@@ -1,5 +1,6 @@
 import type { FileSystem } from '../../../src/core/fs';
 import { findGitRoot, type GitIndex } from '../../../src/core/git';
+import { isInside } from '../../../src/core/paths';
 
 /**
  * A fixed index for unit tests: tracked paths and committed texts given up front. The committed
@@ -18,7 +19,7 @@ export class MemoryGitIndex implements GitIndex {
   }
 
   trackedFiles(root: string): string[] | undefined {
-    return [...this.tracked].filter((p) => p.startsWith(root.endsWith('/') ? root : root + '/'));
+    return [...this.tracked].filter((p) => p !== root && isInside(p, root, this.fs));
   }
 
   committedText(_root: string, file: string): string | undefined {
@@ -30,7 +31,7 @@ export class MemoryGitIndex implements GitIndex {
   }
 
   committedFiles(root: string): string[] | undefined {
-    return [...this.committed.keys()].filter((p) => p.startsWith(root.endsWith('/') ? root : root + '/'));
+    return [...this.committed.keys()].filter((p) => p !== root && isInside(p, root, this.fs));
   }
 
   commitOf(): string | undefined {
