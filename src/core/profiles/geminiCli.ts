@@ -1,11 +1,10 @@
-import * as path from 'node:path';
 import { diag, nearestExisting } from '../diagnostics';
 import { sizes } from '../readText';
-import { MAX_READ_BYTES } from '../fs';
+import { MAX_READ_BYTES, type PathApi } from '../fs';
 // The ES build: the package's `main` is a UMD build whose dynamic requires esbuild cannot bundle.
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser/lib/esm/main.js';
 import { newSource, setInjected, type Diagnostic, type RenderPart, type Source, type SourceKind } from '../model';
-import { folderOf } from '../paths';
+import { folderOf, platformPath, type PathRules } from '../paths';
 import type { LocalRun, Profile, ProfileResult, ResolveContext } from '../profile';
 import { charCount, decodeLossy, fmt } from '../text';
 
@@ -34,11 +33,19 @@ const MAX_DEPTH = 5;
 const JIT_PREFIX = '\n\n--- Newly Discovered Project Context ---\n';
 const JIT_SUFFIX = '\n--- End Project Context ---';
 
-type Env = { home: string; env: Readonly<Record<string, string | undefined>> };
+type Env = { home: string; env: Readonly<Record<string, string | undefined>>; platform: NodeJS.Platform };
 
 /** [bundle] paths.js homedir(): GEMINI_CLI_HOME, else the user's home. */
-function geminiHome(env: Env): string {
+function geminiHome(env: Env, path: PathApi = platformPath(env.platform)): string {
   return env.env.GEMINI_CLI_HOME ? path.resolve(env.env.GEMINI_CLI_HOME) : env.home;
+}
+
+/**
+ * [bundle] paths.js toAbsolutePath: `path.resolve(p).replace(/\\/g, '/')` — on Windows every path
+ * Gemini CLI finds, and so every `--- Context from: … ---` it writes, has `/` separators.
+ */
+function asGeminiWrites(fs: PathRules, p: string): string {
+  return fs.path.sep === '\\' ? p.replace(/\\/g, '/') : p;
 }
 
 function systemSettingsPath(ctx: ResolveContext): string {
@@ -65,7 +72,8 @@ interface Settings {
  * `$VAR` expansion in settings values is not modelled.
  */
 function readSettings(ctx: ResolveContext, diagnostics: Diagnostic[]): Settings {
-  const home = geminiHome(ctx);
+  const path = ctx.fs.path;
+  const home = geminiHome(ctx, ctx.fs.path);
   const system = systemSettingsPath(ctx);
   const systemDefaults = ctx.env.GEMINI_CLI_SYSTEM_DEFAULTS_PATH || path.join(path.dirname(system), 'system-defaults.json');
   const files = [systemDefaults, path.join(home, GEMINI_DIR, 'settings.json')];
@@ -139,6 +147,7 @@ class Disk {
   /** fs.access(p): undefined when it exists (following symlinks), else Node's message. */
   access(p: string): { code: string; message: string } | undefined {
     if (this.ctx.fs.stat(p)) return undefined;
+    const path = this.ctx.fs.path;
     // A file where a directory is expected anywhere above: ENOTDIR, else ENOENT.
     for (let d = path.dirname(p); d !== path.dirname(d); d = path.dirname(d)) {
       const st = this.ctx.fs.stat(d);
@@ -168,6 +177,7 @@ class Disk {
 
   /** [bundle] paths.js robustRealpath: realpath, or the real parent plus the missing name. */
   realPath(p: string): string {
+    const path = this.ctx.fs.path;
     if (this.ctx.fs.stat(p)) return this.ctx.fs.realPath(p);
     const parent = path.dirname(p);
     if (parent === p) return p;
@@ -180,8 +190,13 @@ class Disk {
   }
 }
 
-/** [bundle] paths.js isSubpath (POSIX: case-sensitive). */
-function isSubpath(parent: string, child: string): boolean {
+/**
+ * [bundle] paths.js isSubpath: `path.relative` of the two (path.win32 on Windows, which ignores
+ * case), both lower-cased first on macOS; case-sensitive elsewhere.
+ */
+function isSubpath(fs: PathRules, parent: string, child: string): boolean {
+  const path = fs.path;
+  if (fs.caseInsensitive && path.sep === '/') [parent, child] = [parent.toLowerCase(), child.toLowerCase()];
   const rel = path.relative(path.resolve(parent), path.resolve(child));
   return !rel.startsWith(`..${path.sep}`) && rel !== '..' && !path.isAbsolute(rel);
 }
@@ -227,6 +242,7 @@ export function findCodeRegions(content: string): [number, number][] {
 
 /** [bundle] findProjectRoot2 (discovery): the nearest ancestor holding a marker, else null. */
 function discoveryRoot(ctx: ResolveContext, startDir: string, markers: string[]): string | undefined {
+  const path = ctx.fs.path;
   // findProjectRoot of the import processor is the same walk, falling back to the start dir.
   if (markers.length === 0) return undefined;
   for (let d = path.resolve(startDir); ; d = path.dirname(d)) {
@@ -252,7 +268,7 @@ class Loader {
   readonly disk: Disk;
 
   constructor(
-    private readonly ctx: ResolveContext,
+    readonly ctx: ResolveContext,
     private readonly settings: Settings,
   ) {
     this.disk = new Disk(ctx);
@@ -282,6 +298,7 @@ class Loader {
    * siblings is inlined twice, and the top file can be inlined once into itself.
    */
   processTree(content: string, basePath: string, file: string, owner: Owner, root: string, depth: number, processed: Set<string>): string {
+    const path = this.ctx.fs.path;
     if (depth >= MAX_DEPTH) {
       for (const ref of this.refsOutsideCode(content)) {
         this.diagnostics.push(
@@ -358,6 +375,7 @@ class Loader {
    * current file at the top level).
    */
   processFlat(content: string, basePath: string, file: string, owner: Owner, root: string): string {
+    const path = this.ctx.fs.path;
     const files: { path: string; content: string }[] = [];
     const seen = new Set<string>();
     const visit = (text: string, base: string, filePath: string, importer: string | undefined) => {
@@ -404,6 +422,7 @@ class Loader {
 
   /** [bundle] validateImportPath: no URLs; the real path must lie inside the real project root. */
   private validate(importPath: string, basePath: string, root: string): boolean {
+    const path = this.ctx.fs.path;
     if (/^(file|https?):\/\//.test(importPath)) return false;
     let resolved = path.resolve(basePath, importPath);
     try {
@@ -413,13 +432,14 @@ class Loader {
     }
     if (resolved.includes('\0')) return false;
     const real = this.disk.realPath(path.resolve(resolved));
-    return isSubpath(this.disk.realPath(root), real);
+    return isSubpath(this.ctx.fs, this.disk.realPath(root), real);
   }
 
   /** [bundle] readGeminiMdFiles: read one context file and process its imports. */
   readContextFile(file: string, owner: Owner, format: string): { ok: true; content: string; text: string; bytes: number } | { ok: false; error: string; code: string } {
     const r = this.disk.read(file);
     if (!r.ok) return { ok: false, error: r.error, code: r.code };
+    const path = this.ctx.fs.path;
     const root = discoveryRoot(this.ctx, path.dirname(file), this.settings.markers) ?? path.resolve(path.dirname(file));
     const content = format === 'flat' ? this.processFlat(r.text, path.dirname(file), file, owner, root) : this.processTree(r.text, path.dirname(file), file, owner, root, 0, new Set());
     return { ok: true, content, text: r.text, bytes: r.bytes };
@@ -430,8 +450,9 @@ class Loader {
 
 /** [bundle] findUpwardGeminiFiles: from `start` up to `stop` (inclusive), root first; stops at ~/.gemini. */
 function upwardFiles(ctx: ResolveContext, start: string, stop: string, names: string[]): string[] {
+  const path = ctx.fs.path;
   const out: string[] = [];
-  const globalDir = path.join(geminiHome(ctx), GEMINI_DIR);
+  const globalDir = path.join(geminiHome(ctx, ctx.fs.path), GEMINI_DIR);
   for (let d = path.resolve(start); ; d = path.dirname(d)) {
     if (d === globalDir) break;
     // fs.access(R_OK): anything that exists, a directory included (its read then fails).
@@ -454,6 +475,7 @@ interface Entry {
  * apply the budget (Gemini CLI sets none), render.
  */
 function resolve(ctx: ResolveContext): ProfileResult {
+  const path = ctx.fs.path;
   const settingsDiagnostics: Diagnostic[] = [];
   const settings = readSettings(ctx, settingsDiagnostics);
   const loader = new Loader(ctx, settings);
@@ -466,7 +488,7 @@ function resolve(ctx: ResolveContext): ProfileResult {
   for (const [p, first] of project.dropped) {
     loader.sources.push(newSource(p, 'project', path.dirname(p), 'start', { status: 'duplicate', reason: `The same file as ${first} (same device and inode), which Gemini CLI loads instead.` }));
   }
-  const onReadEntries = isSubpath(ctx.launchDir, ctx.target) ? readOnRead(ctx, reader, ceiling, settings.fileNames) : [];
+  const onReadEntries = isSubpath(ctx.fs, ctx.launchDir, ctx.target) ? readOnRead(ctx, reader, ceiling, settings.fileNames) : [];
   return render(loader, globalEntries, projectEntries, onReadEntries);
 }
 
@@ -475,7 +497,8 @@ function resolve(ctx: ResolveContext): ProfileResult {
 
 /** Global: ~/.gemini/<name> for each name, in name order. */
 function findGlobalFiles(ctx: ResolveContext, names: string[]): string[] {
-  return names.map((n) => path.resolve(geminiHome(ctx), GEMINI_DIR, n)).filter((p) => ctx.fs.stat(p));
+  const path = ctx.fs.path;
+  return names.map((n) => path.resolve(geminiHome(ctx, ctx.fs.path), GEMINI_DIR, n)).filter((p) => ctx.fs.stat(p));
 }
 
 /**
@@ -497,7 +520,11 @@ function findProjectFiles(ctx: ResolveContext, loader: Loader, ceiling: string, 
     if (id) ids.add(id);
     paths.push(p);
   }
-  return { paths: paths.sort(), dropped };
+  return { paths: paths.sort((a, b) => {
+    // Array.prototype.sort's order (UTF-16 code units) of the paths as Gemini CLI writes them.
+    const [x, y] = [asGeminiWrites(ctx.fs, a), asGeminiWrites(ctx.fs, b)];
+    return x < y ? -1 : x > y ? 1 : 0;
+  }), dropped };
 }
 
 /**
@@ -506,13 +533,14 @@ function findProjectFiles(ctx: ResolveContext, loader: Loader, ceiling: string, 
  * name order ([bundle] loadJitSubdirectoryMemory); always the tree format.
  */
 function readOnRead(ctx: ResolveContext, reader: EntryReader, ceiling: string, names: string[]): Entry[] {
+  const path = ctx.fs.path;
   const entries: Entry[] = [];
   const seenIds = new Set<string>();
   const logicalDir = folderOf(ctx.fs, ctx.target);
   // A file reached through a linked folder is looked up from its real folder, and the context
   // files are named by their real paths (observed: scenario symlink-shapes).
   const realDir = ctx.fs.realPath(logicalDir);
-  const startDir = realDir !== logicalDir && isSubpath(ctx.fs.realPath(ctx.launchDir), realDir) ? realDir : logicalDir;
+  const startDir = realDir !== logicalDir && isSubpath(ctx.fs, ctx.fs.realPath(ctx.launchDir), realDir) ? realDir : logicalDir;
   for (const p of upwardFiles(ctx, startDir, ceiling, names)) {
     const id = reader.loader.disk.identity(p);
     if (id && seenIds.has(id)) continue;
@@ -549,6 +577,7 @@ class EntryReader {
 
   /** A file seen on read that was loaded at start already (the folders above the launch dir, or a link to a loaded file): not repeated. */
   reportLoadedAtStart(p: string, id: string): void {
+    const path = this.loader.ctx.fs.path;
     const first = this.byId.get(id);
     if (first === p || first === undefined || this.loader.sources.some((x) => x.path === p)) return;
     this.loader.sources.push(newSource(p, 'project', path.dirname(p), 'on-read', { status: 'duplicate', reason: `The same file as ${first} (same device and inode), which Gemini CLI loaded at start; it is not sent again.` }));
@@ -607,7 +636,8 @@ function render(loader: Loader, globalEntries: Entry[], projectEntries: Entry[],
   const blocks = (entries: Entry[]) =>
     entries
       .filter((e) => e.content !== null && e.content.trim() !== '' && e.source.status !== 'duplicate')
-      .map((e) => `--- Context from: ${e.source.path} ---\n${e.content!.trim()}\n--- End of Context from: ${e.source.path} ---`)
+      .map((e) => [e, asGeminiWrites(loader.ctx.fs, e.source.path)] as const)
+      .map(([e, p]) => `--- Context from: ${p} ---\n${e.content!.trim()}\n--- End of Context from: ${p} ---`)
       .join('\n\n');
   const globalText = blocks(globalEntries);
   const projectText = blocks(projectEntries);
@@ -676,6 +706,9 @@ export const geminiCli: Profile = {
   evidence: { markers: ['**/GEMINI.md', '.gemini/!(config.yaml|styleguide.md)', '.gemini/*/**'], cli: { command: 'gemini', versionArgs: ['--version'] }, homeDir: '.gemini' },
   localRun,
   wireProtocol: 'gemini',
-  globalPaths: (env) => [path.join(geminiHome(env), GEMINI_DIR, DEFAULT_CONTEXT_FILENAME), path.join(geminiHome(env), GEMINI_DIR, 'settings.json')],
+  globalPaths: (env) => {
+    const path = platformPath(env.platform);
+    return [path.join(geminiHome(env), GEMINI_DIR, DEFAULT_CONTEXT_FILENAME), path.join(geminiHome(env), GEMINI_DIR, 'settings.json')];
+  },
   resolve,
 };
