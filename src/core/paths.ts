@@ -31,6 +31,18 @@ export function pathKey(fs: PathRules, p: string): string {
   return fs.caseInsensitive ? p.toLowerCase() : p;
 }
 
+/**
+ * Whether a file is there under exactly this name, as a program that lists the folder and compares
+ * names sees it (git's index, a readdir match): on a case-insensitive disk `stat` of `CLAUDE.md`
+ * also finds `claude.md`, which such a program does not take for it.
+ */
+export function hasExactName(fs: Pick<FileSystem, 'stat' | 'readDir' | 'path' | 'caseInsensitive'>, file: string): boolean {
+  if (!fs.stat(file)) return false;
+  if (!fs.caseInsensitive) return true;
+  const name = fs.path.basename(file);
+  return fs.readDir(fs.path.dirname(file)).some((e) => e.name === name);
+}
+
 /** Whether `p` is `dir` or below it (whole components, like Rust's `Path::starts_with`). */
 export function isInside(p: string, dir: string, fs: PathRules): boolean {
   if (p === dir) return true;

@@ -1,7 +1,7 @@
-import * as path from 'node:path';
 import { diag } from '../diagnostics';
+import type { PathApi } from '../fs';
 import { newSource, type Diagnostic, type RenderPart, type Source } from '../model';
-import { dirsBelow, folderOf } from '../paths';
+import { dirsBelow, folderOf, hasExactName } from '../paths';
 import type { Profile, ProfileResult, ResolveContext } from '../profile';
 import { describeReadFailure, readFailureDiagnostic, readText, sizes } from '../readText';
 import { byteCount, fmt } from '../text';
@@ -50,15 +50,15 @@ function budgetsOf(ctx: ResolveContext): Budgets {
 }
 
 /** The directory a nested file governs, relative to the worktree, with a trailing `/`. */
-function governs(root: string, file: string): string {
+function governs(path: PathApi, root: string, file: string): string {
   return path.relative(root, path.dirname(file)).split(path.sep).join('/') + '/';
 }
 
-function relPath(root: string, file: string): string {
+function relPath(path: PathApi, root: string, file: string): string {
   return path.relative(root, file).split(path.sep).join('/');
 }
 
-function base(file: string, extra: Partial<Source>): Source {
+function base(path: PathApi, file: string, extra: Partial<Source>): Source {
   return newSource(file, 'project', path.dirname(file), 'start', extra);
 }
 
@@ -124,22 +124,23 @@ function checkKey(ctx: ResolveContext): string {
  * skipped. Each is a part of its own (its budget is not public: shown loaded whole).
  */
 function readRootFiles(ctx: ResolveContext, root: string, out: Collected): RenderPart[] {
+  const path = ctx.fs.path;
   const start: RenderPart[] = [];
   for (const name of ['AGENTS.md', 'CLAUDE.md']) {
     const file = path.join(root, name);
     const r = readText(ctx.fs, file);
     if (r.state === 'missing' || r.state === 'directory') continue;
     if (r.state !== 'ok') {
-      out.sources.push(base(file, { status: 'unreadable', reason: `It ${describeReadFailure(r)}, so CAR cannot read it.` }));
+      out.sources.push(base(ctx.fs.path, file, { status: 'unreadable', reason: `It ${describeReadFailure(r)}, so CAR cannot read it.` }));
       out.diagnostics.push(readFailureDiagnostic(r, file, `This file ${describeReadFailure(r)}: CAR cannot read it.`));
       continue;
     }
     if (r.text.trim() === '') {
-      out.sources.push(base(file, { ...sizes(r.text), status: 'excluded', reason: 'It is empty; CAR reads only nonempty root instruction files.' }));
+      out.sources.push(base(ctx.fs.path, file, { ...sizes(r.text), status: 'excluded', reason: 'It is empty; CAR reads only nonempty root instruction files.' }));
       continue;
     }
     const text = r.text.trim();
-    out.sources.push(base(file, { ...sizes(r.text), injectedChars: sizes(text).chars, injectedBytes: sizes(text).bytes, reason: 'Root instruction file: read by agent_instructions into the system prompt (its own budget, not the nested one).' }));
+    out.sources.push(base(ctx.fs.path, file, { ...sizes(r.text), injectedChars: sizes(text).chars, injectedBytes: sizes(text).bytes, reason: 'Root instruction file: read by agent_instructions into the system prompt (its own budget, not the nested one).' }));
     start.push({ where: 'system', text });
   }
   return start;
@@ -154,22 +155,22 @@ interface Nested extends Collected {
 
 /** `nested_instructions`: find the tracked nested files, apply the budgets, render the block. */
 function nestedInstructions(ctx: ResolveContext, root: string, tracked: string[] | undefined, budgets: Budgets): Nested {
-  const files = findNested(root, tracked);
+  const files = findNested(ctx.fs.path, root, tracked);
   // Imports: none. CAR inlines each file's text as it is.
   const budgeted = applyBudget(ctx, root, files, budgets);
-  return { ...budgeted, text: render(root, budgeted.blocks, budgeted.listed), trackedSet: new Set(tracked ?? []) };
+  return { ...budgeted, text: render(ctx.fs.path, root, budgeted.blocks, budgeted.listed), trackedSet: new Set(tracked ?? []) };
 }
 
 /**
  * Find the sources, nested files (`nested_instructions`, seed 002): git-tracked files below the
  * root named exactly CLAUDE.md or AGENTS.md, in git's order (sorted by path, bytewise).
  */
-function findNested(root: string, tracked: string[] | undefined): string[] {
+function findNested(path: PathApi, root: string, tracked: string[] | undefined): string[] {
   // The cheap `.md` test first (most of a large repository's files fail it), and each file's sort
   // key made once: `relPath` and a Buffer per comparison cost seconds on a thousand nested files.
   return (tracked ?? [])
     .filter((f) => f.endsWith('.md') && NAMES.has(path.basename(f)) && path.dirname(f) !== root)
-    .map((file) => ({ file, key: Buffer.from(relPath(root, file)) }))
+    .map((file) => ({ file, key: Buffer.from(relPath(path, root, file)) }))
     .sort((a, b) => Buffer.compare(a.key, b.key))
     .map((k) => k.file);
 }
@@ -197,17 +198,17 @@ function applyBudget(ctx: ResolveContext, root: string, files: string[], budgets
     const bytes = byteCount(text.trimmed);
     const why = overBudget(file, bytes, used, blocks.length, budgets, out.diagnostics);
     if (why) {
-      const pointer = `- ${relPath(root, file)} (${why})`;
+      const pointer = `- ${relPath(ctx.fs.path, root, file)} (${why})`;
       listed.push({ file, why });
-      out.sources.push(base(file, { ...size, status: 'listed', injectedChars: sizes(pointer).chars, injectedBytes: sizes(pointer).bytes, reason: `Not inlined: ${why}. CAR lists its path so the model can read it with read_file.` }));
+      out.sources.push(base(ctx.fs.path, file, { ...size, status: 'listed', injectedChars: sizes(pointer).chars, injectedBytes: sizes(pointer).bytes, reason: `Not inlined: ${why}. CAR lists its path so the model can read it with read_file.` }));
       continue;
     }
     // [design] Greedy in path order: a later, smaller file still goes in if it fits.
     used += bytes;
-    const dir = governs(root, file);
-    const block = `## ${dir} (${relPath(root, file)})\n\n${text.trimmed}`;
+    const dir = governs(ctx.fs.path, root, file);
+    const block = `## ${dir} (${relPath(ctx.fs.path, root, file)})\n\n${text.trimmed}`;
     blocks.push(block);
-    out.sources.push(base(file, { ...size, injectedChars: sizes(block).chars, injectedBytes: sizes(block).bytes, reason: `Tracked by git: inlined in the system prompt, labelled as the rules for ${dir}.` }));
+    out.sources.push(base(ctx.fs.path, file, { ...size, injectedChars: sizes(block).chars, injectedBytes: sizes(block).bytes, reason: `Tracked by git: inlined in the system prompt, labelled as the rules for ${dir}.` }));
   }
   return { ...out, blocks, listed, used };
 }
@@ -220,13 +221,13 @@ function readNested(ctx: ResolveContext, file: string, out: Collected): { raw: s
   const r = readText(ctx.fs, file);
   if (r.state === 'missing' || r.state === 'directory') return undefined; // tracked but deleted in the worktree
   if (r.state !== 'ok') {
-    out.sources.push(base(file, { status: 'unreadable', reason: `It ${describeReadFailure(r)}, so CAR cannot read it.` }));
+    out.sources.push(base(ctx.fs.path, file, { status: 'unreadable', reason: `It ${describeReadFailure(r)}, so CAR cannot read it.` }));
     out.diagnostics.push(readFailureDiagnostic(r, file, `This file ${describeReadFailure(r)}: CAR cannot inline it.`));
     return undefined;
   }
   const trimmed = r.text.trim();
   if (trimmed === '') {
-    out.sources.push(base(file, { ...sizes(r.text), status: 'excluded', reason: 'It is empty, so there is nothing to inline.' }));
+    out.sources.push(base(ctx.fs.path, file, { ...sizes(r.text), status: 'excluded', reason: 'It is empty, so there is nothing to inline.' }));
     return undefined;
   }
   return { raw: r.text, trimmed };
@@ -254,10 +255,10 @@ function overBudget(file: string, bytes: number, used: number, inlined: number, 
  * budget listed by path, and the model told): the header, the inlined blocks, then the list.
  * No block at all when nothing nested is tracked.
  */
-function render(root: string, blocks: string[], listed: Listed[]): string | undefined {
+function render(path: PathApi, root: string, blocks: string[], listed: Listed[]): string | undefined {
   if (!blocks.length && !listed.length) return undefined;
   const parts = [HEADER, ...blocks];
-  if (listed.length) parts.push(`${LISTED}\n${listed.map((l) => `- ${relPath(root, l.file)} (${l.why})`).join('\n')}`);
+  if (listed.length) parts.push(`${LISTED}\n${listed.map((l) => `- ${relPath(path, root, l.file)} (${l.why})`).join('\n')}`);
   return parts.join('\n\n');
 }
 
@@ -266,9 +267,12 @@ function render(root: string, blocks: string[], listed: Listed[]): string | unde
  * never guidance, since `nested_instructions` lists files through `git ls-files` only (trust filter).
  */
 function untrackedOnTheWay(ctx: ResolveContext, root: string, trackedSet: Set<string>): string[] {
+  const path = ctx.fs.path;
   const candidates = dirsBelow(root, folderOf(ctx.fs, ctx.target), ctx.fs).flatMap((d) => [path.join(d, 'AGENTS.md'), path.join(d, 'CLAUDE.md')]);
   if (NAMES.has(path.basename(ctx.target)) && !candidates.includes(ctx.target) && path.dirname(ctx.target) !== root) candidates.push(ctx.target);
-  return candidates.filter((file) => !trackedSet.has(file) && ctx.fs.stat(file)?.type === 'file');
+  // git lists names as committed and CAR matches them exactly: on a case-insensitive disk a
+  // `claude.md` is not an untracked CLAUDE.md, only a file CAR never looks for.
+  return candidates.filter((file) => !trackedSet.has(file) && ctx.fs.stat(file)?.type === 'file' && hasExactName(ctx.fs, file));
 }
 
 /** Each untracked file on the way, listed as not read, with its warning. */
@@ -279,7 +283,7 @@ function reportUntracked(ctx: ResolveContext, tracked: string[] | undefined, unt
     const reason = tracked
       ? 'Not tracked by git: CAR finds nested files through git ls-files only, so an untracked file is never guidance.'
       : 'Not in a git repository: CAR finds nested files through git ls-files only.';
-    out.sources.push(base(file, { ...size, status: 'excluded', reason }));
+    out.sources.push(base(ctx.fs.path, file, { ...size, status: 'excluded', reason }));
     out.diagnostics.push(diag('untracked', file, tracked
       ? 'CAR ignores this file: it is not tracked by git, and CAR trusts only files a maintainer committed. Commit it (git add) to make it guidance.'
       : 'CAR ignores this file: it finds nested instruction files through git ls-files, and this folder is not in a git repository.'));
