@@ -1,8 +1,7 @@
-import * as path from 'node:path';
 import { diag } from '../diagnostics';
 import { parseFrontmatter } from '../frontmatter';
 import { newSource, setInjected, type Diagnostic, type RenderPart, type Source, type SourceKind } from '../model';
-import { dirsBelow, isInside } from '../paths';
+import { dirsBelow, hasExactName, isInside } from '../paths';
 import type { Profile, ProfileResult, ResolveContext } from '../profile';
 import { readText, sizes } from '../readText';
 import { byteCount, charCount, fmt, positionAt, takeChars } from '../text';
@@ -224,6 +223,7 @@ class Session {
   }
 
   rel(p: string): string {
+    const path = this.ctx.fs.path;
     return path.relative(this.root, p).split(path.sep).join('/') || '.';
   }
 
@@ -242,6 +242,7 @@ class Session {
    * the whole `.claude/skills -> ../.agents/skills`).
    */
   linkedCommitted(dir: string, name: string): string | undefined {
+    const path = this.ctx.fs.path;
     let linked = false;
     for (let d = dir; d !== this.root && isInside(d, this.root, this.ctx.fs); d = path.dirname(d)) {
       if (this.committed?.has(d) && this.ctx.fs.isSymlink(d)) linked = true;
@@ -262,8 +263,18 @@ class Session {
     return this.committed?.has(file) ? { state: 'unreadable' } : { state: 'absent' };
   }
 
+  /**
+   * Whether the work tree holds `file` under exactly that name: the commit is matched by exact
+   * names, so on a case-insensitive disk an `agents.md` (committed as such) is not an uncommitted
+   * AGENTS.md.
+   */
+  onDisk(file: string): boolean {
+    return this.ctx.fs.stat(file)?.type === 'file' && hasExactName(this.ctx.fs, file);
+  }
+
   /** What the work tree holds at `file`, for the not-committed warnings. */
   workText(file: string): string | undefined {
+    if (!hasExactName(this.ctx.fs, file)) return undefined;
     const r = readText(this.ctx.fs, file);
     return r.state === 'ok' ? r.text : undefined;
   }
@@ -271,7 +282,7 @@ class Session {
   /** Where the work tree and the commit (`text`, undefined when not committed) disagree. */
   notCommitted(file: string, text: string | undefined): Diagnostic[] {
     const work = this.workText(file);
-    const exists = this.ctx.fs.stat(file)?.type === 'file';
+    const exists = this.onDisk(file);
     const branch = this.branch;
     if (text === undefined) {
       return exists ? [diag('not-committed', file, this.isRepo ? `Not committed on ${branch}: a session reads guidance only from the default branch, so it will not see this file.` : 'Not in a git repository: a session reads guidance only from a commit of the default branch, so it will not see this file.')] : [];
@@ -296,6 +307,7 @@ class Session {
  * the session includes each file once.
  */
 function findGuidance(s: Session): { rootItems: Item[]; groups: Group[]; guidanceDirs: Map<string, string[]> } {
+  const path = s.ctx.fs.path;
   const reader = new GuidanceReader(s);
   // Every guidance file and skill of the commit read from git at once, not one `git show` each.
   if (s.isRepo) prefetch(s, (s.committedList ?? []).filter((f) => f.endsWith('.md') && (GUIDANCE.includes(path.basename(f)) || path.basename(f) === 'SKILL.md')));
@@ -334,6 +346,7 @@ function findGuidance(s: Session): { rootItems: Item[]; groups: Group[]; guidanc
  * fills the cache `readCommitted` reads through (`atCommit`); the reader decides what counts.
  */
 function prefetch(s: Session, files: string[]): void {
+  const path = s.ctx.fs.path;
   let level = files;
   for (let depth = 0; level.length && depth <= MAX_IMPORT_DEPTH; depth++) {
     const texts = s.ctx.git.committedTexts?.(s.root, level, s.rev);
@@ -367,6 +380,7 @@ class GuidanceReader {
 
   /** One guidance file or import, read from the commit. Its imports are returned to follow later. */
   private visit(file: string, kind: SourceKind, scope: string, importer: string | undefined, out: Item[]): Item | undefined {
+    const path = this.s.ctx.fs.path;
     const { s } = this;
     const link = s.ctx.fs.isSymlink(file);
     const real = link ? s.ctx.fs.realPath(file) : file;
@@ -385,7 +399,7 @@ class GuidanceReader {
     const r = s.readCommitted(real);
     if (r.state === 'absent') {
       if (!importer) {
-        if (s.ctx.fs.stat(file)?.type === 'file') out.push({ source: s.workOnly(file, kind, scope), diagnostics: [], late: () => s.notCommitted(file, undefined), top });
+        if (s.onDisk(file)) out.push({ source: s.workOnly(file, kind, scope), diagnostics: [], late: () => s.notCommitted(file, undefined), top });
         return undefined;
       }
       const src = s.source(file, kind, scope, { ...extra, status: 'missing', reason: `Not found on ${s.branch}: the import is not followed, and the session lists it as not found.` });
@@ -422,6 +436,7 @@ class GuidanceReader {
 
   /** An item's imports, depth first, in order of appearance. */
   private follow(item: Item, depth: number, out: Item[]): void {
+    const path = this.s.ctx.fs.path;
     const { s } = this;
     const file = item.source.path;
     const from = s.ctx.fs.isSymlink(file) ? s.ctx.fs.realPath(file) : file;
@@ -473,11 +488,16 @@ function findSkills(s: Session): SkillItem[] {
 
 /** The committed SKILL.md files, and those only in the work tree. */
 function listSkillFiles(s: Session): { skillFiles: string[]; workOnlySkills: SkillItem[] } {
+  const path = s.ctx.fs.path;
   const skillFiles: string[] = [];
   const workOnlySkills: SkillItem[] = [];
   for (const dir of SKILL_DIRS) {
-    const prefix = path.join(s.root, dir) + '/';
-    const files = s.atCommit(`skills\0${dir}`, () => (s.committedList ?? []).filter((f) => f.startsWith(prefix) && /^[^/]+\/SKILL\.md$/.test(f.slice(prefix.length))).sort());
+    const prefix = path.join(s.root, dir) + path.sep;
+    // `<name>/SKILL.md` below the prefix, in the order of their paths in the commit (with `/`).
+    const sep = path.sep === '/' ? '/' : '\\\\';
+    const skillFile = new RegExp(`^[^${sep}]+${sep}SKILL\\.md$`);
+    const byPath = (a: string, b: string) => (s.rel(a) < s.rel(b) ? -1 : s.rel(a) > s.rel(b) ? 1 : 0);
+    const files = s.atCommit(`skills\0${dir}`, () => (s.committedList ?? []).filter((f) => f.startsWith(prefix) && skillFile.test(f.slice(prefix.length))).sort(byPath));
     skillFiles.push(...files);
     // A skill only in the work tree is not read.
     for (const e of s.ctx.fs.readDir(path.join(s.root, dir))) {
@@ -711,13 +731,14 @@ function render(s: Session, repo: Repository): ProfileResult {
 
 /** Directories on the way to the target, outermost first; guidance only in the work tree is not read. */
 function renderDirectories(s: Session, repo: Repository, chain: Chain): void {
+  const path = s.ctx.fs.path;
   const targetDir = s.ctx.fs.stat(s.ctx.target)?.type === 'dir' ? s.ctx.target : path.dirname(s.ctx.target);
   const pathDirs = isInside(targetDir, s.root, s.ctx.fs) ? dirsBelow(s.root, targetDir, s.ctx.fs) : [];
   for (const d of pathDirs) {
     const g = repo.groupOf.get(d);
     for (const name of GUIDANCE) {
       const f = path.join(d, name);
-      if (!repo.guidanceDirs.get(d)?.includes(f) && s.ctx.fs.stat(f)?.type === 'file') {
+      if (!repo.guidanceDirs.get(d)?.includes(f) && s.onDisk(f)) {
         chain.add({ source: s.workOnly(f, 'project', d, { loads: 'on-read' }), diagnostics: s.notCommitted(f, undefined), top: true });
       }
     }
