@@ -1,10 +1,10 @@
-import * as path from 'node:path';
 import { diag } from '../diagnostics';
 import { parseFrontmatter, stringList } from '../frontmatter';
 import { findGitRoot } from '../git';
 import { globProblem, matchesAny, relativeInside } from '../globs';
 import type { Diagnostic, RenderPart, Source, SourceKind } from '../model';
-import { compareRustPaths, folderOf, isInside, readsAsPath } from '../paths';
+import { compareRustPaths, folderOf, isInside, platformPath, readsAsPath } from '../paths';
+import type { PathApi } from '../fs';
 import type { ImportRef, LocalRun, Profile, ProfileResult, ResolveContext } from '../profile';
 import { ParseCache } from '../parseCache';
 import { describeReadFailure, lossyDiagnostic, readFailureDiagnostic, readLossy, sizes } from '../readText';
@@ -47,9 +47,9 @@ const NESTED_TABLE_HEAD = [
 ].join('\n');
 
 /** The names loaded as `<custom_instruction>` blocks in the repository root and the launch dir, in order (observed p1). */
-const DIR_FILES = [path.join('.github', 'copilot-instructions.md'), 'AGENTS.md', 'CLAUDE.md', 'GEMINI.md'];
+const DIR_FILES = ['.github/copilot-instructions.md', 'AGENTS.md', 'CLAUDE.md', 'GEMINI.md'];
 /** In the other folders (between them at start, below on read) `.claude/CLAUDE.md` is read too (observed p25, p26, p27). */
-const CHILD_FILES = [path.join('.github', 'copilot-instructions.md'), 'AGENTS.md', 'CLAUDE.md', path.join('.claude', 'CLAUDE.md'), 'GEMINI.md'];
+const CHILD_FILES = ['.github/copilot-instructions.md', 'AGENTS.md', 'CLAUDE.md', '.claude/CLAUDE.md', 'GEMINI.md'];
 /**
  * These three are found whatever the case of their name: the exact name if it exists, else the
  * first entry of the folder's listing that matches it ignoring case (observed on real repositories:
@@ -127,13 +127,17 @@ class Resolver {
     // The repository root, else the launch dir alone (observed p8: without git nothing above is read).
     this.root = findGitRoot(ctx.fs, ctx.launchDir) ?? ctx.launchDir;
     this.realRoot = ctx.fs.realPath(this.root);
-    this.configDir = configDir(ctx);
+    this.configDir = configDir(ctx, ctx.fs.path);
   }
 
   /** The file the CLI reads for `name` in `dir` (see ANY_CASE). */
   locate(dir: string, name: string): string {
+    const path = this.ctx.fs.path;
     const exact = path.join(dir, name);
-    if (!ANY_CASE.has(name) || this.ctx.fs.stat(exact)) return exact;
+    // On a case-insensitive disk the open of `AGENTS.md` would find `agents.md` too; the name
+    // shown is the folder's own, as on Linux, where the CLI can only have found it by listing.
+    // Unsure which of the two spellings the CLI itself prints there (not run on macOS).
+    if (!ANY_CASE.has(name) || (!this.ctx.fs.caseInsensitive && this.ctx.fs.stat(exact))) return exact;
     // Most folders hold no such name in any case: their names alone say so, without listing
     // each entry in the file system's order (most of the cost of a large tree's check).
     if (!this.namesIgnoringCase(dir).has(name.toLowerCase())) return exact;
@@ -161,6 +165,7 @@ class Resolver {
 
   /** Warn where a file loads only because the CLI matches its name ignoring case. */
   warnCase(file: string, name: string, when: string): void {
+    const path = this.ctx.fs.path;
     if (!ANY_CASE.has(name) || path.basename(file) === name) return;
     this.diagnostics.push(diag('name-case', file, `${AGENT} loads ${path.basename(file)} as instructions, because its name matches ${name} ignoring case; the model gets its text ${when}. Rename it if it is not meant for agents.`, undefined, { canonical: name }));
   }
@@ -199,6 +204,7 @@ class Resolver {
    * repositories: an AGENTS.md block, and the same file inlined by a CLAUDE.md's `@AGENTS.md`).
    */
   arrives(s: Source, how: string, place?: { file: string; text: string; start: number; end: number }): void {
+    const path = this.ctx.fs.path;
     const real = this.ctx.fs.realPath(s.path);
     const first = this.sent.get(real);
     if (!first) {
@@ -247,6 +253,7 @@ class Resolver {
    * (missing, a directory, absolute, `~/`, outside the repository, 9th level) stays as text, silently.
    */
   expandImports(text: string, file: string, scope: string, loads: Source['loads'], visited: Set<string>, depth: number, stack: string[]): { text: string; imported: Size } {
+    const path = this.ctx.fs.path;
     const spans = codeSpans(text);
     const imported: Size = { chars: 0, bytes: 0 };
     let out = '';
@@ -271,6 +278,7 @@ class Resolver {
   }
 
   private follow(token: string, importer: string, scope: string, loads: Source['loads'], visited: Set<string>, depth: number, stack: string[], place: { text: string; start: number; end: number }): { insert: string; imported: boolean } | undefined {
+    const path = this.ctx.fs.path;
     const target = path.resolve(path.dirname(importer), token);
     const skipped = (status: Source['status'], reason: string) => {
       const st = this.ctx.fs.stat(target);
@@ -360,7 +368,7 @@ class Resolver {
   }
 }
 
-function configDir(env: { home: string; env: Readonly<Record<string, string | undefined>> }): string {
+function configDir(env: { home: string; env: Readonly<Record<string, string | undefined>>; platform: NodeJS.Platform }, path: PathApi = platformPath(env.platform)): string {
   // COPILOT_HOME is the config directory itself (observed p14b), else ~/.copilot.
   return env.env.COPILOT_HOME ? path.resolve(env.env.COPILOT_HOME) : path.join(env.home, '.copilot');
 }
@@ -429,6 +437,7 @@ function codeSpans(text: string): { start: number; end: number }[] {
 
 /** Files under `dir` (recursively) whose name passes `keep`, sorted as the CLI sorts them. */
 function listTree(ctx: ResolveContext, dir: string, keep: (name: string) => boolean, skip: (rel: string) => boolean = () => false): string[] {
+  const path = ctx.fs.path;
   const out: string[] = [];
   const seen = new Set<string>();
   const walk = (d: string, rel: string) => {
@@ -468,6 +477,7 @@ function reminder(display: string, content: string): string {
  * sets none), render.
  */
 function resolve(ctx: ResolveContext): ProfileResult {
+  const path = ctx.fs.path;
   const r = new Resolver(ctx);
   const { root, cwd } = r;
   const between: string[] = [];
@@ -497,6 +507,7 @@ function resolve(ctx: ResolveContext): ProfileResult {
  * first, each with the same four names.
  */
 function findBlocks(r: Resolver, dirs: string[], between: string[]): string[] {
+  const path = r.ctx.fs.path;
   const candidates: { file: string; name: string; scope: string; kind: SourceKind }[] = [{ file: path.join(r.configDir, 'copilot-instructions.md'), name: 'copilot-instructions.md', scope: '/', kind: 'user' }];
   for (const d of dirs) candidates.push({ file: r.locate(d, DIR_FILES[0]), name: DIR_FILES[0], scope: d, kind: 'project' });
   for (const d of dirs) for (const name of DIR_FILES.slice(1)) candidates.push({ file: r.locate(d, name), name, scope: d, kind: 'project' });
@@ -531,6 +542,7 @@ function findBlocks(r: Resolver, dirs: string[], between: string[]): string[] {
 
 /** Files it never reads, named so the user is not surprised (observed: basic capture, p1). */
 function reportNotRead(r: Resolver, dirs: string[], between: string[]): void {
+  const path = r.ctx.fs.path;
   for (const d of dirs) {
     for (const name of ['CLAUDE.local.md', path.join('.claude', 'CLAUDE.md')]) notRead(r, path.join(d, name), d, `${AGENT} never reads ${name}; put shared instructions in AGENTS.md or CLAUDE.md.`);
   }
@@ -547,6 +559,7 @@ function reportNotRead(r: Resolver, dirs: string[], between: string[]): void {
 
 /** Instruction files by group: the user's, the root's and the launch dir's, then COPILOT_CUSTOM_INSTRUCTIONS_DIRS (observed p1, p2, p14, p16). */
 function instructionGroups(r: Resolver, dirs: string[]): { groups: { group: Group; base: string; files: string[] }[]; extras: string[] } {
+  const path = r.ctx.fs.path;
   const { ctx, root, cwd } = r;
   const rulesOf = (d: string) => [...listTree(ctx, path.join(d, '.github', 'instructions'), isInstructionsFile), ...listTree(ctx, path.join(d, '.claude', 'rules'), isRuleFile)];
   const groups: { group: Group; base: string; files: string[] }[] = [];
@@ -565,6 +578,7 @@ function instructionGroups(r: Resolver, dirs: string[]): { groups: { group: Grou
 
 /** Always-on files are sent raw; the rest become table rows, and those matching the target arrive on read. */
 function findInstructionFiles(r: Resolver, groups: { group: Group; base: string; files: string[] }[], targetRel: string | undefined): { rawItems: string[]; rows: string[]; matched: RuleFile[] } {
+  const path = r.ctx.fs.path;
   const root = r.root;
   const out = { rawItems: [] as string[], rows: [] as string[], matched: [] as RuleFile[] };
   for (const g of groups) {
@@ -605,6 +619,7 @@ function findInstructionFiles(r: Resolver, groups: { group: Group; base: string;
 
 /** Extra folders' AGENTS.md are listed, not inlined (observed p14, p16). */
 function listExtraAgentsMd(r: Resolver, extras: string[]): string[] {
+  const path = r.ctx.fs.path;
   const rows: string[] = [];
   for (const e of extras) {
     const file = path.join(e, 'AGENTS.md');
@@ -623,6 +638,7 @@ function listExtraAgentsMd(r: Resolver, extras: string[]): string[] {
  * CLAUDE.md and GEMINI.md, then its instruction files and rules that apply.
  */
 function findOnRead(r: Resolver, between: string[], targetRel: string): string[] {
+  const path = r.ctx.fs.path;
   const { ctx, root, cwd } = r;
   const loadedDirs = new Set([root, cwd, ...between]);
   const texts: string[] = [];
@@ -637,6 +653,7 @@ function findOnRead(r: Resolver, between: string[], targetRel: string): string[]
 
 /** A folder's AGENTS.md, CLAUDE.md, GEMINI.md when a file below it is read. */
 function onReadFolderFiles(r: Resolver, d: string, sentOnRead: Map<string, string>): string[] {
+  const path = r.ctx.fs.path;
   const fs = r.ctx.fs;
   const texts: string[] = [];
   for (const name of CHILD_FILES) {
@@ -679,6 +696,7 @@ function onReadFolderFiles(r: Resolver, d: string, sentOnRead: Map<string, strin
 
 /** A folder's instruction files and rules when a file below it is read; patterns are relative to the repository root. */
 function onReadRules(r: Resolver, d: string, targetRel: string): string[] {
+  const path = r.ctx.fs.path;
   const { ctx, root } = r;
   const texts: string[] = [];
   const files = [...listTree(ctx, path.join(d, '.github', 'instructions'), isInstructionsFile), ...listTree(ctx, path.join(d, '.claude', 'rules'), isRuleFile)];
@@ -741,6 +759,7 @@ function reasonForBlock(scope: string, r: Resolver, imported: boolean): string {
 }
 
 function notRead(r: Resolver, file: string, scope: string, reason: string): void {
+  const path = r.ctx.fs.path;
   const doc = r.read(file, 'project', scope, 'start');
   if (!doc) return;
   const kind = path.basename(file) === 'CLAUDE.local.md' ? 'local' : scope === '/' ? 'user' : 'project';
@@ -805,6 +824,9 @@ export const copilotCli: Profile = {
   },
   localRun,
   wireProtocol: 'chat',
-  globalPaths: (env) => [path.join(configDir(env), 'copilot-instructions.md'), path.join(configDir(env), 'instructions')],
+  globalPaths: (env) => {
+    const path = platformPath(env.platform);
+    return [path.join(configDir(env), 'copilot-instructions.md'), path.join(configDir(env), 'instructions')];
+  },
   resolve,
 };
