@@ -1,10 +1,10 @@
-import * as path from 'node:path';
 import { yamlLib } from '../lazy';
 import { diag } from '../diagnostics';
 import { stringList } from '../frontmatter';
 import { globProblem, matchesAny, relativeInside } from '../globs';
 import { newSource, setInjected, type Diagnostic, type RenderPart, type Source, type SourceKind } from '../model';
-import { isInside, SKIP_DIRS } from '../paths';
+import { isInside, platformPath, SKIP_DIRS } from '../paths';
+import type { PathApi } from '../fs';
 import type { Profile, ProfileResult, ResolveContext } from '../profile';
 import { ParseCache } from '../parseCache';
 import { describeReadFailure, readFailureDiagnostic, readText } from '../readText';
@@ -178,11 +178,11 @@ function patternsOf(pattern: string): string[] {
 const ALWAYS = new Set(['**', '**/*', '*']); // [vscode] _matches: "add the instructions file even if no files are attached"
 
 /** [vscode] _matches: `**\/` is prepended unless the pattern starts with `/` or `**\/`; matched against the absolute path, ignoring case. */
-export function vscodeMatches(file: string, pattern: string): boolean {
+export function vscodeMatches(file: string, pattern: string, sep = '/'): boolean {
   for (let p of patternsOf(pattern)) {
     if (ALWAYS.has(p)) return true;
     if (!p.startsWith('/') && !p.startsWith('**/')) p = `**/${p}`;
-    if (matchesAny(file.split(path.sep).join('/').replace(/^\//, ''), [p.replace(/\[!/g, '[^')], { nocase: true })) return true;
+    if (matchesAny(file.split(sep).join('/').replace(/^\//, ''), [p.replace(/\[!/g, '[^')], { nocase: true })) return true;
   }
   return false;
 }
@@ -219,6 +219,7 @@ class Resolver {
 
   /** [vscode] PromptValidator for an instructions file (`target` Claude for `.claude/rules`). */
   validate(file: string, text: string, parsed: Parsed, claudeRule: boolean): void {
+    const path = this.ctx.fs.path;
     const h = parsed.header;
     if (h) {
       for (const e of h.errors) this.diagnostics.push(diag('frontmatter-invalid', file, e.message, { text, start: e.start, end: e.end }, undefined, 'error'));
@@ -299,6 +300,7 @@ const MAX_DEPTH = 5;
  * between `string.md` and `trailing.md`); not below a location that is the workspace folder.
  */
 function filesAt(ctx: ResolveContext, dir: string): string[] {
+  const path = ctx.fs.path;
   const claude = `/${dir.split(path.sep).join('/')}/`.includes('/.claude/rules/');
   const out: string[] = [];
   const walk = (folder: string, depth: number) => {
@@ -363,6 +365,7 @@ class Attachments {
 
 /** Instruction files from the configured locations: user (~/) first, then the workspace. */
 function findInstructionFiles(r: Resolver): InstructionFile[] {
+  const path = r.ctx.fs.path;
   const { ctx, s } = r;
   const ws = ctx.launchDir;
   const locations = Object.entries(s['chat.instructionsFilesLocations']).filter(([, on]) => on === true).map(([p]) => p);
@@ -392,7 +395,7 @@ function attachApplying(r: Resolver, instructionFiles: InstructionFile[], attach
     const globs = f.pattern ? patternsOf(f.pattern).filter((p) => !ALWAYS.has(p) && !p.startsWith('/')).map((p) => (p.startsWith('**/') ? p : `**/${p}`)) : undefined;
     const base = r.source(f.file, f.kind, ctx.launchDir, 'listed', f.size, '', globs?.length ? { globs } : {});
     r.sources.push(base);
-    const hit = f.pattern !== undefined && vscodeMatches(ctx.target, f.pattern);
+    const hit = f.pattern !== undefined && vscodeMatches(ctx.target, f.pattern, ctx.fs.path.sep);
     if (hit && s['chat.includeApplyingInstructions']) {
       base.status = 'loaded';
       base.reason = patternsOf(f.pattern!).some((p) => ALWAYS.has(p)) ? 'Automatically attached as pattern is **.' : `Automatically attached as pattern ${f.pattern} matches this file.`;
@@ -418,6 +421,7 @@ type AgentFile = { file: string; type: 'copilot' | 'agents' | 'claude'; setting:
  * files first, then symlinks whose target is not already in, sorted by URI.
  */
 function findAgentInstructions(r: Resolver): (Attached & AgentFile)[] {
+  const path = r.ctx.fs.path;
   const { ctx, s } = r;
   const fs = ctx.fs;
   const found: AgentFile[] = [];
@@ -458,6 +462,7 @@ function findAgentInstructions(r: Resolver): (Attached & AgentFile)[] {
  * findParentRepoFolders is not modelled).
  */
 function agentRoots(r: Resolver): string[] {
+  const path = r.ctx.fs.path;
   const { ctx, s } = r;
   const ws = ctx.launchDir;
   const roots = [ws];
@@ -472,6 +477,7 @@ function agentRoots(r: Resolver): string[] {
 
 /** Plain files first, then symlinks whose target is not already in ([vscode] "Skipping symlinked agent instructions file"); sorted by URI. */
 function withoutSymlinkTwins(r: Resolver, found: AgentFile[]): AgentFile[] {
+  const path = r.ctx.fs.path;
   const fs = r.ctx.fs;
   const agents: AgentFile[] = [];
   const seenReal = new Set<string>();
@@ -489,7 +495,12 @@ function withoutSymlinkTwins(r: Resolver, found: AgentFile[]): AgentFile[] {
     agents.push(a);
     seenReal.add(real);
   }
-  const uri = (p: string) => `file://${p.split(path.sep).join('/')}`;
+  // URI.file(p).toString(): `/` separators, and on Windows the drive letter lower-cased with its
+  // colon escaped (`file:///c%3A/repo/AGENTS.md`).
+  const uri = (p: string) => {
+    const s = p.split(path.sep).join('/');
+    return `file://${/^[A-Za-z]:/.test(s) ? `/${s[0].toLowerCase()}%3A${s.slice(2)}` : s}`;
+  };
   return agents.sort((a, b) => uri(a.file).localeCompare(uri(b.file)));
 }
 
@@ -500,6 +511,7 @@ function withoutSymlinkTwins(r: Resolver, found: AgentFile[]): AgentFile[] {
  * order changed between two runs of the same tree, so ours (by path) matches one of them.
  */
 function findNestedAgentsMd(r: Resolver): string[] {
+  const path = r.ctx.fs.path;
   const { ctx, s } = r;
   const ws = ctx.launchDir;
   const listed = ctx.memo(`nestedAgents\0${ws}\0${s['chat.useAgentsMdFile']}\0${s['chat.useNestedAgentsMdFiles']}\0${s.readFileTool}`, () => {
@@ -534,6 +546,7 @@ function findNestedAgentsMd(r: Resolver): string[] {
  * only instruction files are followed further.
  */
 function followLinks(r: Resolver, from: readonly { file: string; text: string }[]): Attached[] {
+  const path = r.ctx.fs.path;
   const { ctx, s } = r;
   const ws = ctx.launchDir;
   const todo = [...from];
@@ -600,9 +613,9 @@ function render(r: Resolver, attached: Attached[], instructionFiles: Instruction
     }
     seenContent.set(content, a.file);
     setInjected(a.source, content);
-    chunks.push(`<attachment filePath=${JSON.stringify(a.file)}>\n${content}\n</attachment>\n`);
+    chunks.push(`<attachment filePath=${JSON.stringify(fsPathOf(a.file))}>\n${content}\n</attachment>\n`);
   }
-  const index = s.readFileTool && (instructionFiles.length || nested.length) ? instructionsIndex(ctx.launchDir, instructionFiles, nested) : '';
+  const index = s.readFileTool && (instructionFiles.length || nested.length) ? instructionsIndex(ctx.fs.path, ctx.launchDir, instructionFiles, nested) : '';
   if (!chunks.length && !index) return [];
   if (s['github.copilot.chat.customInstructionsInSystemMessage']) {
     const parts: RenderPart[] = [];
@@ -613,19 +626,28 @@ function render(r: Resolver, attached: Attached[], instructionFiles: Instruction
   return [{ where: 'user', text: `${INTRO}${CONFLICT}\n<instructions>\n${index}${chunks.join('')}\n</instructions>\n` }];
 }
 
+/**
+ * [vscode] URI.fsPath, how the chat writes a file's path: on Windows with the drive letter
+ * lower-cased (uriToFsPath: `C:\\repo\\AGENTS.md` → `c:\\repo\\AGENTS.md`). From VS Code's source; not
+ * run on Windows here.
+ */
+function fsPathOf(p: string): string {
+  return /^[A-Z]:\\/.test(p) ? p[0].toLowerCase() + p.slice(1) : p;
+}
+
 /** [vscode] _getCustomizationsIndex: every instruction file, then every nested AGENTS.md; text escaped as its `escapeXml`. */
-function instructionsIndex(ws: string, instructionFiles: InstructionFile[], nested: string[]): string {
+function instructionsIndex(path: PathApi, ws: string, instructionFiles: InstructionFile[], nested: string[]): string {
   const xml = (t: string) => t.replace(/[<>&]/g, (c) => (c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&amp;'));
   const entries = [...INDEX_HEAD];
   for (const f of instructionFiles) {
-    entries.push('<instruction>', `<file>${f.file}</file>`);
+    entries.push('<instruction>', `<file>${fsPathOf(f.file)}</file>`);
     if (f.description) entries.push(`<description>${xml(f.description)}</description>`);
     if (f.pattern) entries.push(`<applyTo>${xml(f.pattern)}</applyTo>`);
     entries.push('</instruction>');
   }
   for (const file of nested) {
     const folder = path.relative(ws, path.dirname(file)).split(path.sep).join('/');
-    entries.push('<instruction>', `<file>${file}</file>`, `<description>${xml(folder.trim() ? `Instructions for folder '${folder}'` : 'Instructions for the workspace')}</description>`, '</instruction>');
+    entries.push('<instruction>', `<file>${fsPathOf(file)}</file>`, `<description>${xml(folder.trim() ? `Instructions for folder '${folder}'` : 'Instructions for the workspace')}</description>`, '</instruction>');
   }
   entries.push('</instructions>', '', '');
   return entries.join('\n');
@@ -643,6 +665,7 @@ function agentsMdFiles(ctx: ResolveContext, ws: string): string[] {
 }
 
 function findAgentsMdFiles(ctx: ResolveContext, ws: string): string[] {
+  const path = ctx.fs.path;
   // In a repository the git index answers without walking the tree.
   const repo = ctx.git.root(ws);
   const listed = repo ? ctx.git.workTreeFiles?.(repo) : undefined;
@@ -686,6 +709,9 @@ export const copilot: Profile = {
   notRunnable: 'Copilot Chat runs inside VS Code: this command does not start one (the fidelity suite runs it in a VS Code server, with a bring-your-own-key model pointed at the fake model).',
   // What that bring-your-own-key model is sent.
   wireProtocol: 'chat',
-  globalPaths: (env) => [path.join(env.home, '.copilot', 'instructions'), path.join(env.home, '.claude', 'rules'), path.join(env.home, '.claude', 'CLAUDE.md')],
+  globalPaths: (env) => {
+    const path = platformPath(env.platform);
+    return [path.join(env.home, '.copilot', 'instructions'), path.join(env.home, '.claude', 'rules'), path.join(env.home, '.claude', 'CLAUDE.md')];
+  },
   resolve,
 };
