@@ -1,4 +1,3 @@
-import * as path from 'node:path';
 import { diag } from '../diagnostics';
 import { parseFrontmatter, stringList } from '../frontmatter';
 import { globProblem, matchesAny, relativeInside } from '../globs';
@@ -89,6 +88,7 @@ function parseRule(text: string): Parsed {
  * (Cursor documents none), render (each part as the docs describe it, in this order).
  */
 function resolve(ctx: ResolveContext): ProfileResult {
+  const path = ctx.fs.path;
   const chain = new CursorChain(ctx);
   const root = ctx.launchDir;
   const below = dirsBelow(root, folderOf(ctx.fs, ctx.target), ctx.fs);
@@ -120,6 +120,7 @@ class CursorChain {
   }
 
   rel(p: string): string {
+    const path = this.ctx.fs.path;
     return path.relative(this.root, p) || '.';
   }
 
@@ -139,6 +140,7 @@ class CursorChain {
 
   /** The rules of one `.cursor/rules` folder owned by `owner` (the launch dir, or a nested folder on the target's path), in file order. */
   rulesOf(owner: string): void {
+    const path = this.ctx.fs.path;
     const loads: Source['loads'] = owner !== this.root ? 'on-read' : 'start';
     for (const file of filesBelow(this.ctx.fs, path.join(owner, '.cursor', 'rules'), (name) => /\.mdc?$/i.test(name)).sort()) {
       const s = newSource(file, 'rule', owner, loads);
@@ -254,6 +256,7 @@ class CursorChain {
 
   /** The root CLAUDE.md: loaded by the Cursor CLI, listed as not read by the IDE. */
   rootClaudeMd(surface: 'ide' | 'cli'): void {
+    const path = this.ctx.fs.path;
     const claude = path.join(this.root, 'CLAUDE.md');
     if (surface === 'cli') {
       this.plain(claude, this.root, 'start', 'CLAUDE.md in the project root: the Cursor CLI applies it as a rule.');
