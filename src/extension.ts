@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { probeCaseAt } from './core/fs';
 import { ActiveChainModel } from './vscode/activeChain';
 import { AgentDetection } from './vscode/agentDetection';
 import { registerBudgetStatus } from './vscode/budgetStatus';
@@ -24,6 +25,7 @@ export interface InstructionLensApi {
 }
 
 export function activate(context: vscode.ExtensionContext): InstructionLensApi {
+  probeCaseAt(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath);
   const settings = new Settings();
   const log = createLog(context, settings);
   const detection = new AgentDetection(() => settings.home());

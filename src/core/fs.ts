@@ -71,7 +71,7 @@ export class NodeFileSystem implements FileSystem {
   constructor(private readonly probeDir?: string) {}
 
   get caseInsensitive(): boolean {
-    return (this.insensitive ??= probeCaseInsensitive(this.probeDir ?? process.cwd()));
+    return (this.insensitive ??= probeCaseInsensitive(this.probeDir ?? defaultProbeDir ?? process.cwd()));
   }
 
   stat(p: string): FileStat | undefined {
@@ -155,6 +155,15 @@ export class NodeFileSystem implements FileSystem {
 }
 
 const probed = new Map<string, boolean>();
+let defaultProbeDir: string | undefined;
+
+/**
+ * The folder whose volume says whether names ignore case, for every NodeFileSystem made without
+ * one: the extension's first workspace folder (its process runs elsewhere).
+ */
+export function probeCaseAt(dir: string | undefined): void {
+  defaultProbeDir = dir;
+}
 
 /**
  * Whether the volume holding `dir` ignores case in names: the nearest ancestor (itself included)

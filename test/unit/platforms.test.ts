@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
+import * as nodeFs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { describe, it } from 'node:test';
+import { NodeFileSystem, probeCaseInsensitive } from '../../src/core/fs';
 import { check } from '../../src/core/check';
 import type { Chain } from '../../src/core/model';
 import { PROFILES } from '../../src/core/profiles';
@@ -250,5 +254,20 @@ describe('platforms: names in another case', () => {
   it('check lists the files an agent reads whatever their case on a case-insensitive disk', () => {
     const files = check(insensitive.host, '/r', PROFILES, { home: '/home/u', env: {} }).files;
     for (const f of ['/r/claude.md', '/r/Agents.md', '/r/gemini.md']) assert.ok(files.includes(f), `${f} in ${files.join(', ')}`);
+  });
+});
+
+describe('platforms: the real disk', () => {
+  it('asks the volume whether it ignores case: the answer is what the disk does with a name in another case', () => {
+    const dir = nodeFs.mkdtempSync(path.join(os.tmpdir(), 'CaseProbe-'));
+    try {
+      nodeFs.writeFileSync(path.join(dir, 'CLAUDE.md'), 'x');
+      const folds = nodeFs.existsSync(path.join(dir, 'claude.md'));
+      assert.equal(probeCaseInsensitive(dir), folds);
+      assert.equal(new NodeFileSystem(dir).caseInsensitive, folds);
+      assert.equal(new NodeFileSystem(dir).path, path);
+    } finally {
+      nodeFs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
