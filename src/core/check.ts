@@ -185,7 +185,7 @@ function* checkSteps(host: Host, root: string, agents: Agents, opts: CheckOption
   // Pinned agents win; else the repository's configuration names them; else they are detected.
   const profiles = typeof agents !== 'function' ? agents : config.agents ? PROFILES.filter((p) => config.agents!.includes(p.id)) : agents(files);
   const patterns = [...new Set(profiles.flatMap((p) => p.filePatterns))];
-  const isInstruction = anyPattern(patterns);
+  const isInstruction = anyPattern(patterns, host.fs.caseInsensitive);
   const instructionFiles = files.filter(isInstruction);
   // By default each folder is checked from the git repository holding it, as `chain` assumes: a
   // folder of several repositories (itself none) is not where agents start, each repository is.
@@ -270,18 +270,20 @@ interface GlobRule {
  * `rules` folder), found by one look-up per segment of the path: `check` asks it of every file
  * in the repository, and a regular expression per pattern for each would cost more than git.
  */
-function anyPattern(patterns: readonly string[]): (rel: string) => boolean {
+function anyPattern(patterns: readonly string[], nocase = false): (rel: string) => boolean {
+  // On a disk that ignores case an agent opening CLAUDE.md by name reads a claude.md: list it too.
+  const fold = (t: string) => (nocase ? t.toLowerCase() : t);
   const byLiteral = new Map<string, RegExp[]>();
   // Patterns without a literal name (`**\/[Aa][Gg][Ee][Nn][Tt][Ss].[Mm][Dd]`): their last segment
   // is tried on the file name first, a far cheaper expression.
   const always: { name: RegExp | undefined; re: RegExp }[] = [];
   for (const p of patterns) {
-    const re = micromatch.makeRe(p, { dot: true });
+    const re = micromatch.makeRe(p, { dot: true, nocase });
     const segments = p.split('/');
     const literal = [...segments].reverse().find((seg) => /^[\w.@-]+$/.test(seg) && !/^\.+$/.test(seg));
     const last = segments[segments.length - 1];
-    if (literal === undefined) always.push({ name: last.includes('**') ? undefined : micromatch.makeRe(last, { dot: true }), re });
-    else byLiteral.set(literal, [...(byLiteral.get(literal) ?? []), re]);
+    if (literal === undefined) always.push({ name: last.includes('**') ? undefined : micromatch.makeRe(last, { dot: true, nocase }), re });
+    else byLiteral.set(fold(literal), [...(byLiteral.get(fold(literal)) ?? []), re]);
   }
   return (rel) => {
     const name = rel.slice(rel.lastIndexOf('/') + 1);
@@ -289,7 +291,7 @@ function anyPattern(patterns: readonly string[]): (rel: string) => boolean {
     for (let from = 0; from <= rel.length; ) {
       const slash = rel.indexOf('/', from);
       const end = slash < 0 ? rel.length : slash;
-      const candidates = byLiteral.get(rel.slice(from, end));
+      const candidates = byLiteral.get(fold(rel.slice(from, end)));
       if (candidates) for (const re of candidates) if (re.test(rel)) return true;
       from = end + 1;
     }

@@ -251,9 +251,11 @@ describe('platforms: names in another case', () => {
     assert.match(c.start[0].text, /Contents of \/r\/CLAUDE\.md \(project instructions, checked into the codebase\):\n\nlower claude\n/);
   });
 
-  it('check lists the files an agent reads whatever their case on a case-insensitive disk', () => {
-    const files = check(insensitive.host, '/r', PROFILES, { home: '/home/u', env: {} }).files;
-    for (const f of ['/r/claude.md', '/r/Agents.md', '/r/gemini.md']) assert.ok(files.includes(f), `${f} in ${files.join(', ')}`);
+  it('check lists the files an agent reads whatever their case on a case-insensitive disk, and only there', () => {
+    const claude = PROFILES.filter((p) => p.id === 'claude-code');
+    const files = check(insensitive.host, '/r', claude, { home: '/home/u', env: {} }).files;
+    for (const f of ['/r/claude.md', '/r/src/claude.md', '/r/.Claude/Rules/style.md']) assert.ok(files.includes(f), `${f} in ${files.join(', ')}`);
+    assert.deepEqual(check(sensitive.host, '/r', claude, { home: '/home/u', env: {} }).files, []);
   });
 });
 
@@ -265,7 +267,7 @@ describe('platforms: the real disk', () => {
       const folds = nodeFs.existsSync(path.join(dir, 'claude.md'));
       assert.equal(probeCaseInsensitive(dir), folds);
       assert.equal(new NodeFileSystem(dir).caseInsensitive, folds);
-      assert.equal(new NodeFileSystem(dir).path, path);
+      assert.equal(new NodeFileSystem(dir).path.sep, path.sep);
     } finally {
       nodeFs.rmSync(dir, { recursive: true, force: true });
     }
