@@ -47,7 +47,8 @@ export function hasExactName(fs: Pick<FileSystem, 'stat' | 'readDir' | 'path' | 
 export function isInside(p: string, dir: string, fs: PathRules): boolean {
   if (p === dir) return true;
   const sep = fs.path.sep;
-  const prefix = dir.endsWith(sep) || (sep === '\\' && dir.endsWith('/')) ? dir : dir + sep;
+  const prefix = dir.endsWith(sep) ? dir : dir + sep;
+  if (!fs.caseInsensitive) return p.startsWith(prefix);
   if (p.length <= prefix.length) return sameName(fs, p, dir);
   return sameName(fs, p.slice(0, prefix.length), prefix);
 }
