@@ -177,8 +177,7 @@ export async function checkInSlices(host: Host, root: string, agents: Agents, op
 function* checkSteps(host: Host, root: string, agents: Agents, opts: CheckOptions): Generator<void, CheckResult, void> {
   // One refresh for the whole pass: every profile and folder shares the file-system and git
   // answers, and each profile's whole-workspace work (ResolveContext.memo).
-  host = refreshHost(host);
-  const path = host.fs.path;
+  const path = (host = refreshHost(host)).fs.path;
   root = path.resolve(root);
   const { files, via, loops = [] } = listFiles(host, root);
   const config = readConfig(host.fs, root, { agents: PROFILES.map((p) => p.id), codes: Object.keys(RULES) });
