@@ -17,6 +17,7 @@ export class CachedFileSystem implements FileSystem {
   private readonly stats = new Map<string, FileStat | undefined>();
   private readonly links = new Map<string, boolean>();
   private readonly reads = new Map<string, { bytes: Uint8Array } | { error: unknown }>();
+  private readonly prefixes = new Map<string, { bytes: Uint8Array } | { error: unknown }>();
   private readonly dirs = new Map<string, DirEntry[]>();
   private readonly names = new Map<string, string[]>();
   private readonly reals = new Map<string, string>();
@@ -82,6 +83,23 @@ export class CachedFileSystem implements FileSystem {
         r = { error };
       }
       this.reads.set(p, r);
+    }
+    if ('error' in r) throw r.error;
+    return r.bytes;
+  }
+
+  readPrefix(p: string, maxBytes: number): Uint8Array {
+    const whole = this.reads.get(p);
+    if (whole && 'bytes' in whole) return whole.bytes.subarray(0, maxBytes);
+    const key = `${maxBytes}\0${p}`;
+    let r = this.prefixes.get(key);
+    if (!r) {
+      try {
+        r = { bytes: this.inner.readPrefix(p, maxBytes) };
+      } catch (error) {
+        r = { error };
+      }
+      this.prefixes.set(key, r);
     }
     if ('error' in r) throw r.error;
     return r.bytes;

@@ -13,6 +13,11 @@ export interface FileSystem {
   isSymlink(p: string): boolean;
   /** The bytes of a file; throws with a `code` (ENOENT, EISDIR, EACCES…) when it cannot. */
   readFile(p: string): Uint8Array;
+  /**
+   * The first `maxBytes` bytes of a file (all of it when shorter), for an agent that sends only
+   * the start of a file, however large (Codex); throws as `readFile`, but never `EFBIG`.
+   */
+  readPrefix(p: string, maxBytes: number): Uint8Array;
   /** Entries of a directory in the order the file system lists them; [] when unreadable. */
   readDir(p: string): DirEntry[];
   /**
@@ -104,13 +109,30 @@ export class NodeFileSystem implements FileSystem {
    * file over the cap.
    */
   readFile(p: string): Uint8Array {
+    return this.read(p, (fd, size) => {
+      if (size > MAX_READ_BYTES) throw fsError('EFBIG', p);
+      return nodeFs.readFileSync(fd);
+    });
+  }
+
+  readPrefix(p: string, maxBytes: number): Uint8Array {
+    return this.read(p, (fd, size) => {
+      const out = Buffer.alloc(Math.max(0, Math.min(size, maxBytes)));
+      let at = 0;
+      // A file may shrink while it is read: stop at its end.
+      for (let n = 1; at < out.length && n > 0; at += n) n = nodeFs.readSync(fd, out, at, out.length - at, at);
+      return out.subarray(0, at);
+    });
+  }
+
+  /** Open a regular file without blocking and hand its descriptor and size to `body`. */
+  private read(p: string, body: (fd: number, size: number) => Uint8Array): Uint8Array {
     const fd = nodeFs.openSync(p, nodeFs.constants.O_RDONLY | (nodeFs.constants.O_NONBLOCK ?? 0));
     try {
       const st = nodeFs.fstatSync(fd);
       if (st.isDirectory()) throw fsError('EISDIR', p);
       if (!st.isFile()) throw fsError('EFTYPE', p);
-      if (st.size > MAX_READ_BYTES) throw fsError('EFBIG', p);
-      return nodeFs.readFileSync(fd);
+      return body(fd, st.size);
     } finally {
       nodeFs.closeSync(fd);
     }

@@ -112,6 +112,47 @@ function lossy(fs: FileSystem, p: string): LossyRead {
   return { state: 'ok', text, chars: charCount(text), bytes: raw.byteLength, raw, problem: r.state };
 }
 
+/**
+ * As `readLossy`, but a file over MAX_READ_BYTES gives its first `maxBytes` bytes instead of
+ * `EFBIG`, for an agent that sends only the start of a file however large it is (Codex). Then
+ * `size` is the file's size on disk, `bytes` and `chars` count only the part read, and `problem`
+ * says only what that part holds.
+ */
+export function readLossyHead(fs: FileSystem, p: string, maxBytes: number): LossyRead & { size?: number } {
+  const r = readLossy(fs, p);
+  if (r.state !== 'unreadable' || r.code !== 'EFBIG') return r;
+  let raw: Uint8Array;
+  try {
+    raw = fs.readPrefix(p, maxBytes);
+  } catch (e) {
+    return { state: 'unreadable', code: (e as { code?: string }).code ?? 'EIO' };
+  }
+  const problem = headProblem(raw);
+  const text = decodeLossy(raw);
+  return { state: 'ok', text, chars: charCount(text), bytes: raw.byteLength, raw, size: r.bytes ?? raw.byteLength, ...(problem ? { problem } : {}) };
+}
+
+/**
+ * What is wrong with the first bytes of a file, if anything: NUL bytes, or invalid UTF-8 before
+ * the last character (one cut at the end of the part is not a fault of the file).
+ */
+export function headProblem(raw: Uint8Array): 'binary' | 'not-utf8' | undefined {
+  const strict = decodeUtf8(raw);
+  if (strict.ok) return undefined;
+  return strict.problem === 'binary' ? 'binary' : decodeUtf8(raw.subarray(0, lastWhole(raw))).ok ? undefined : 'not-utf8';
+}
+
+/** Where the last whole UTF-8 character of `raw` ends (before a sequence cut at the end). */
+function lastWhole(raw: Uint8Array): number {
+  let i = raw.length;
+  // Back over at most three continuation bytes to the lead byte of the last sequence.
+  while (i > 0 && raw.length - i < 3 && (raw[i - 1] & 0xc0) === 0x80) i--;
+  if (i === 0) return raw.length;
+  const lead = raw[i - 1];
+  const need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+  return raw.length - (i - 1) < need ? i - 1 : raw.length;
+}
+
 /** The diagnostic for a file read lossily: `binary` or `not-utf8`, then what the agent does with it. */
 export function lossyDiagnostic(file: string, problem: 'binary' | 'not-utf8', whatTheAgentDoes: string, severity?: Severity): Diagnostic {
   return diag(problem, file, `This file ${describeReadFailure({ state: problem, bytes: 0 })}: ${whatTheAgentDoes}`, undefined, undefined, severity);

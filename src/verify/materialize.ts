@@ -19,7 +19,7 @@
 //   }
 // Text values (files, homeFiles, outsideFiles, symlink targets) may use the placeholders
 // {{REPO}}, {{HOME}} and {{OUTSIDE}} for the absolute directories, or be a function
-// ({repo, home, outside}) => string. A `null` value creates an empty directory.
+// ({repo, home, outside}) => string; a Uint8Array is written as its bytes (invalid UTF-8). A `null` value creates an empty directory.
 // A symlink target starting with `~/` is taken relative to HOME; one starting with `outside:`
 // relative to the outside dir; otherwise it is used as written (relative to the link's dir).
 import { execFileSync } from 'node:child_process';
@@ -29,13 +29,15 @@ import * as path from 'node:path';
 
 type Ctx = { repo: string; home: string; outside: string };
 type Text = string | ((ctx: Ctx) => string);
+/** A file's content: text, or bytes written as they are. */
+type Content = Text | Uint8Array;
 
 export interface Scenario {
   name: string;
   agents: string[];
-  files?: Record<string, Text | null>;
-  homeFiles?: Record<string, Text | null>;
-  outsideFiles?: Record<string, Text | null>;
+  files?: Record<string, Content | null>;
+  homeFiles?: Record<string, Content | null>;
+  outsideFiles?: Record<string, Content | null>;
   symlinks?: Record<string, Text>;
   launchDir?: string;
   readFile?: string | null;
@@ -84,7 +86,7 @@ function subst(v: Text, ctx: Ctx): string {
   return String(v).replaceAll('{{REPO}}', ctx.repo).replaceAll('{{HOME}}', ctx.home).replaceAll('{{OUTSIDE}}', ctx.outside);
 }
 
-function writeTree(root: string, files: Record<string, Text | null>, ctx: Ctx): void {
+function writeTree(root: string, files: Record<string, Content | null>, ctx: Ctx): void {
   for (const [rel, content] of Object.entries(files)) {
     const abs = path.join(root, rel);
     if (content === null) {
@@ -92,7 +94,7 @@ function writeTree(root: string, files: Record<string, Text | null>, ctx: Ctx): 
       continue;
     }
     mkdirSync(path.dirname(abs), { recursive: true });
-    writeFileSync(abs, subst(content, ctx));
+    writeFileSync(abs, content instanceof Uint8Array ? content : subst(content, ctx));
   }
 }
 

@@ -42,6 +42,10 @@ export class OverlayFileSystem implements FileSystem {
     return this.unsaved.get(p) ?? this.base.readFile(p);
   }
 
+  readPrefix(p: string, maxBytes: number): Uint8Array {
+    return this.unsaved.get(p)?.subarray(0, maxBytes) ?? this.base.readPrefix(p, maxBytes);
+  }
+
   readDir(p: string): DirEntry[] {
     const entries = this.base.readDir(p);
     const sep = this.path.sep;

@@ -81,7 +81,8 @@ describe('many broken imports (20,000 `@a.md` lines took 15 s with gemini-cli, 1
 describe('reads are capped and never block (a FIFO named CLAUDE.md waited forever; a 200 MB file was read whole)', () => {
   const big = new Uint8Array(MAX_READ_BYTES + 1).fill(0x61);
 
-  for (const agent of ['claude-code', 'claw-code', 'claw-code@head', 'codex', 'gemini-cli', 'cursor', 'car', 'copilot-cli', 'copilot']) {
+  // Codex sends the first bytes of a file however large: its own case below.
+  for (const agent of ['claude-code', 'claw-code', 'claw-code@head', 'gemini-cli', 'cursor', 'car', 'copilot-cli', 'copilot']) {
     it(`${agent}: a file over ${MAX_READ_BYTES} bytes is too-large, with its size, and nothing of it is sent`, () => {
       const files: Record<string, string | Uint8Array> = { '/r/.git/HEAD': '', '/r/x.ts': '' };
       for (const name of ['CLAUDE.md', 'AGENTS.md', 'GEMINI.md', '.github/copilot-instructions.md', '.cursorrules']) files[`/r/${name}`] = big;
@@ -93,6 +94,42 @@ describe('reads are capped and never block (a FIFO named CLAUDE.md waited foreve
       assert.equal(c.fatal, undefined);
     });
   }
+
+  it('codex: an AGENTS.md over the cap still sends its first 32 KiB, as Codex does, and only those bytes are read', () => {
+    const files: Record<string, string | Uint8Array> = { '/r/.git/HEAD': '', '/r/x.ts': '', '/r/AGENTS.md': big };
+    const mem = new MemoryFileSystem(files);
+    const reads: string[] = [];
+    const prefixes: number[] = [];
+    const fs = {
+      path: mem.path,
+      caseInsensitive: mem.caseInsensitive,
+      stat: (p: string) => mem.stat(p),
+      isSymlink: (p: string) => mem.isSymlink(p),
+      readDir: (p: string) => mem.readDir(p),
+      realPath: (p: string) => mem.realPath(p),
+      readFile: (p: string) => (reads.push(p), mem.readFile(p)),
+      readPrefix: (p: string, n: number) => (prefixes.push(n), mem.readPrefix(p, n)),
+    };
+    const c = resolveChain({ profile: findProfile('codex')!, target: '/r/x.ts', launchDir: '/r', home: '/nonexistent', env: {} }, { fs, git: new MemoryGitIndex(mem) });
+    assert.equal(c.start[0].text, `# AGENTS.md instructions for /r\n\n<INSTRUCTIONS>\n${'a'.repeat(32 * 1024)}\n</INSTRUCTIONS>`);
+    const doc = c.sources.find((s) => s.path === '/r/AGENTS.md')!;
+    assert.deepEqual([doc.status, doc.bytes, doc.injectedBytes], ['truncated', MAX_READ_BYTES + 1, 32 * 1024]);
+    assert.deepEqual(c.diagnostics.map((d) => d.code), ['file-truncated']);
+    assert.match(c.diagnostics[0].message, /first 32,768 bytes .* drops the last 4,161,537 bytes/);
+    assert.ok(!reads.includes('/r/AGENTS.md'), 'the whole file was read');
+    assert.ok(prefixes.every((n) => n <= 32 * 1024 + 3), `read ${prefixes.join(', ')} bytes`);
+  });
+
+  it('claude-code: a CLAUDE.md of 4,194,304 bytes loads whole, one byte more is skipped whole, as Claude Code does', () => {
+    const files = (n: number) => ({ '/r/.git/HEAD': '', '/r/x.ts': '', '/r/CLAUDE.md': new Uint8Array(n).fill(0x62) });
+    const fits = chainOf(tree(files(MAX_READ_BYTES)), 'claude-code', '/r/x.ts', { launchDir: '/r' });
+    assert.ok(fits.start[0].text.includes('b'.repeat(MAX_READ_BYTES)));
+    const over = chainOf(tree(files(MAX_READ_BYTES + 1)), 'claude-code', '/r/x.ts', { launchDir: '/r' });
+    assert.deepEqual(over.start, []);
+    const d = over.diagnostics.find((x) => x.code === 'too-large')!;
+    assert.match(d.message, /4,194,305 bytes, over the 4,194,304 bytes Claude Code reads .* skips the whole file without a word/);
+    assert.match(over.sources.find((s) => s.path === '/r/CLAUDE.md')!.reason, /skips the whole file/);
+  });
 
   it('on disk: a FIFO named CLAUDE.md is reported as not a regular file, and the chain goes on', { skip: process.platform === 'win32' }, () => {
     const dir = nodeFs.realpathSync(nodeFs.mkdtempSync(path.join(os.tmpdir(), 'il-fifo-')));

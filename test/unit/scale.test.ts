@@ -15,7 +15,7 @@ import { PROFILES } from '../../src/core/profiles';
 
 /** A file system that counts every call made to it. */
 class CountingFileSystem implements FileSystem {
-  readonly calls = { stat: 0, isSymlink: 0, readFile: 0, readDir: 0, realPath: 0 };
+  readonly calls = { stat: 0, isSymlink: 0, readFile: 0, readPrefix: 0, readDir: 0, realPath: 0 };
   readonly reads = new Map<string, number>();
 
   constructor(private readonly inner: FileSystem) {}
@@ -46,6 +46,11 @@ class CountingFileSystem implements FileSystem {
     this.calls.readFile++;
     this.reads.set(p, (this.reads.get(p) ?? 0) + 1);
     return this.inner.readFile(p);
+  }
+
+  readPrefix(p: string, maxBytes: number): Uint8Array {
+    this.calls.readPrefix++;
+    return this.inner.readPrefix(p, maxBytes);
   }
 
   readDir(p: string): DirEntry[] {
@@ -152,7 +157,7 @@ describe('CachedFileSystem', () => {
       assert.throws(() => cached.readFile('/a/missing.md'), /ENOENT/);
     }
     // stat: the file, and the folder before it is listed.
-    assert.deepEqual(mem.calls, { stat: 2, isSymlink: 0, readFile: 2, readDir: 1, realPath: 0 });
+    assert.deepEqual(mem.calls, { stat: 2, isSymlink: 0, readFile: 2, readPrefix: 0, readDir: 1, realPath: 0 });
   });
 
   it('carries a refresh past a change of one file\'s contents: only that file is read again, and every chain is the one a new refresh gives', () => {

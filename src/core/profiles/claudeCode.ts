@@ -8,8 +8,8 @@ import { ParseCache } from '../parseCache';
 import { newSource, setInjected, type Diagnostic, type RenderPart, type Source, type SourceKind } from '../model';
 import { dirsBelow, filesBelow, folderOf, isInside, platformPath, readsAsPath } from '../paths';
 import type { LocalRun, Profile, ProfileResult, ResolveContext } from '../profile';
-import { describeReadFailure, lossyDiagnostic, readFailureDiagnostic, readLossy, readText, sizes } from '../readText';
-import { charCount } from '../text';
+import { describeReadFailure, lossyDiagnostic, readFailureCode, readFailureDiagnostic, readLossy, readText, sizes } from '../readText';
+import { charCount, fmt } from '../text';
 
 /**
  * Claude Code 2.1.332, as observed on the real CLI (../shared/agents.md, "Observed") and read
@@ -33,6 +33,13 @@ const PREAMBLE =
 const MAX_INCLUDE_DEPTH = 5;
 /** Over this a file is flagged "Large CLAUDE.md" but still loaded whole. */
 const LARGE_FILE_CHARS = 40_000;
+/**
+ * A memory file (or import) over this many bytes is skipped whole, without a word in the prompt:
+ * "[CLAUDE.md] skipping …: not a regular file or exceeds 4194304 byte limit" (the 2.1.332 binary;
+ * observed: a 5 MiB CLAUDE.md sends nothing, scenario `huge-files`). The same as MAX_READ_BYTES,
+ * so such a file is never read here either.
+ */
+const MAX_MEMORY_FILE_BYTES = 4 * 1024 * 1024;
 
 /** Extensions an @import may name; a file with no extension is allowed too [RE]. */
 const TEXT_EXTENSIONS = new Set(
@@ -157,6 +164,12 @@ class MemoryLoader {
     const r = readLossy(this.ctx.fs, file);
     if (r.state === 'missing' || r.state === 'directory') return { entries: [], exists: false };
     if (r.state !== 'ok') {
+      if (readFailureCode(r) === 'too-large') {
+        const said = `It is ${fmt(r.state === 'unreadable' ? (r.bytes ?? 0) : 0)} bytes, over the ${fmt(MAX_MEMORY_FILE_BYTES)} bytes Claude Code reads of a CLAUDE.md or an import`;
+        this.sources.push(base({ bytes: r.state === 'unreadable' ? (r.bytes ?? 0) : 0, status: 'unreadable', reason: `${said}: it skips the whole file, and the prompt does not say so.` }));
+        this.diagnostics.push(diag('too-large', file, `${said}: Claude Code skips the whole file without a word. Split it, or keep the guidance it needs in a shorter file.`));
+        return { entries: [], exists: true };
+      }
       this.sources.push(base({ status: 'unreadable', reason: `It ${describeReadFailure(r)}; Claude Code skips it.` }));
       this.diagnostics.push(readFailureDiagnostic(r, file, `This file ${describeReadFailure(r)}: Claude Code skips it silently.`));
       return { entries: [], exists: true };

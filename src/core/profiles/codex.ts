@@ -4,7 +4,7 @@ import type { PathApi } from '../fs';
 import { newSource, setInjected, type Diagnostic, type Source } from '../model';
 import { ancestors, dirsBelow, folderOf, platformPath } from '../paths';
 import type { LocalRun, Profile, ProfileResult, ResolveContext } from '../profile';
-import { describeReadFailure, lossyDiagnostic, readFailureDiagnostic, readLossy, type LossyRead } from '../readText';
+import { describeReadFailure, headProblem, lossyDiagnostic, readFailureDiagnostic, readLossy, readLossyHead, type LossyRead } from '../readText';
 import { charCount, decodeLossy, fmt, offsetOfByte, rustTrim } from '../text';
 
 /**
@@ -56,9 +56,23 @@ function plural(n: number, word: string): string {
   return `${fmt(n)} ${word}${n === 1 ? '' : 's'}`;
 }
 
+/** A doc as read here: a lossy read, with the size on disk when only its start was read. */
+type DocRead = LossyRead & { size?: number };
+
 /** A source with the sizes of a lossy read (String::from_utf8_lossy: bad bytes become U+FFFD). */
-function docSource(p: string, kind: Source['kind'], scope: string, r: LossyRead | undefined, fields: Partial<Source>): Source {
-  return newSource(p, kind, scope, 'start', { chars: r?.state === 'ok' ? r.chars : 0, bytes: r?.state === 'ok' ? r.bytes : 0, ...fields });
+function docSource(p: string, kind: Source['kind'], scope: string, r: DocRead | undefined, fields: Partial<Source>): Source {
+  return newSource(p, kind, scope, 'start', { chars: r?.state === 'ok' ? r.chars : 0, bytes: r?.state === 'ok' ? (r.size ?? r.bytes) : 0, ...fields });
+}
+
+/**
+ * A project doc, of which Codex sends at most `budget` bytes. Codex 0.171.0 reads the whole file
+ * and then cuts it (agents_md.rs read_agents_md: `data.truncate(remaining)`; traced: a 5 MiB
+ * AGENTS.md is read to its end), so a file over the size Instruction Lens reads whole still sends
+ * its first bytes: of such a file only those are read here (three more, to finish a character
+ * cut at the budget's end and place the cut).
+ */
+function readDoc(ctx: ResolveContext, p: string, budget: number): DocRead {
+  return readLossyHead(ctx.fs, p, budget + 3);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -259,11 +273,11 @@ function applyBudget(ctx: ResolveContext, picked: Found[], limit: number, out: C
       out.sources.push(docSource(nf.path, 'project', f.dir, undefined, { status: 'excluded', reason: `It is ${nf.what}, so Codex skips it and tries the next name.` }));
     }
     if (!f.path) continue;
-    const r = readLossy(ctx.fs, f.path);
+    const r = readDoc(ctx, f.path, remaining);
     const src = docSource(f.path, 'project', f.dir, r, {});
     out.sources.push(src);
     for (const h of f.hidden) {
-      out.sources.push(docSource(h, 'project', f.dir, readLossy(ctx.fs, h), { status: 'excluded', reason: `${ctx.fs.path.basename(f.path)} comes first in this directory, and Codex reads at most one file per directory.` }));
+      out.sources.push(docSource(h, 'project', f.dir, readDoc(ctx, h, 0), { status: 'excluded', reason: `${ctx.fs.path.basename(f.path)} comes first in this directory, and Codex reads at most one file per directory.` }));
     }
     if (limit === 0) {
       src.status = 'excluded';
@@ -283,7 +297,8 @@ function applyBudget(ctx: ResolveContext, picked: Found[], limit: number, out: C
       out.diagnostics.push(readFailureDiagnostic(r, f.path, `Codex cannot read this file: it ${describeReadFailure(r)}. Codex then drops every project doc, not just this one.`));
       continue;
     }
-    if (r.problem === 'not-utf8') out.diagnostics.push(lossyDiagnostic(f.path, r.problem, 'Codex replaces the bad bytes with U+FFFD.', 'warning'));
+    // Only bytes Codex sends matter: it says nothing of bad bytes (0.171.0 prints no warning).
+    if (r.problem === 'not-utf8' && headProblem(r.raw.subarray(0, remaining)) === 'not-utf8') out.diagnostics.push(lossyDiagnostic(f.path, r.problem, 'Codex replaces the bad bytes it sends with U+FFFD.', 'warning'));
     const text = cutToBudget(ctx, f, r, remaining, limit, src, out);
     if (text === undefined) continue;
     entries.push(text);
@@ -303,8 +318,8 @@ function applyBudget(ctx: ResolveContext, picked: Found[], limit: number, out: C
 }
 
 /** One doc within what is left of the budget: its text as sent, or undefined when Codex skips it. */
-function cutToBudget(ctx: ResolveContext, f: Found, r: Extract<LossyRead, { state: 'ok' }>, remaining: number, limit: number, src: Source, out: Collected): string | undefined {
-  const size = r.bytes;
+function cutToBudget(ctx: ResolveContext, f: Found, r: Extract<DocRead, { state: 'ok' }>, remaining: number, limit: number, src: Source, out: Collected): string | undefined {
+  const size = r.size ?? r.bytes;
   const cut = size > remaining;
   const data = cut ? r.raw.subarray(0, remaining) : r.raw;
   const text = cut ? decodeLossy(data) : r.text;
@@ -349,7 +364,7 @@ function reportBelowLaunchDir(ctx: ResolveContext, names: string[], out: Collect
     const f = pickInDir(ctx, dir, names);
     if (!f?.path) continue;
     out.sources.push(
-      docSource(f.path, 'project', dir, readLossy(ctx.fs, f.path), {
+      docSource(f.path, 'project', dir, readDoc(ctx, f.path, 0), {
         status: 'excluded',
         reason: 'Below the launch directory: Codex reads instruction files only from the project root down to where it starts, and never loads this one, not even when it reads a file here.',
       }),

@@ -7,7 +7,7 @@ import { compareRustPaths, folderOf, isInside, platformPath, readsAsPath } from 
 import type { PathApi } from '../fs';
 import type { ImportRef, LocalRun, Profile, ProfileResult, ResolveContext } from '../profile';
 import { ParseCache } from '../parseCache';
-import { describeReadFailure, lossyDiagnostic, readFailureDiagnostic, readLossy, sizes } from '../readText';
+import { describeReadFailure, lossyDiagnostic, readFailureCode, readFailureDiagnostic, readLossy, sizes } from '../readText';
 
 /**
  * GitHub Copilot CLI 1.0.102 (`copilot -p`, own-provider mode). The discovery and prompt logic
@@ -176,7 +176,13 @@ class Resolver {
     if (r.state === 'missing' || r.state === 'directory') return undefined; // a directory with the name is skipped (observed p24)
     if (r.state !== 'ok') {
       this.sources.push(this.source(file, kind, scope, loads, 'unreadable', { chars: 0, bytes: 0 }, `It ${describeReadFailure(r)}, so ${AGENT} cannot read it.`));
-      this.diagnostics.push(readFailureDiagnostic(r, file, `This file ${describeReadFailure(r)}; ${AGENT} skips it (unsure: not observed, the probes run as root).`));
+      // Observed (1.0.102, scenario huge-files' 5 MiB files, model gpt-4.1): read whole, then the run
+      // stops before any request with "Static system messages … exceed the model's usable context budget".
+      this.diagnostics.push(
+        readFailureCode(r) === 'too-large'
+          ? diag('too-large', file, `This file ${describeReadFailure(r)}. ${AGENT} reads it whole and then refuses to send anything when the prompt passes the model's window (observed with a 5 MiB file and gpt-4.1: "Static system messages and tool definitions exceed the model's usable context budget"). It is left out here.`)
+          : readFailureDiagnostic(r, file, `This file ${describeReadFailure(r)}; ${AGENT} skips it (unsure: not observed, the probes run as root).`),
+      );
       return undefined;
     }
     // The runtime reads lossily: invalid bytes become U+FFFD, NUL bytes are kept (observed p24).

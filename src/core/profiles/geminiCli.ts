@@ -351,7 +351,7 @@ class Loader {
           );
         } else {
           this.importSource(owner, fullPath, file, 'unreadable', `Gemini CLI cannot read it (${message}) and writes "Import failed" in place of the import.`);
-          this.diagnostics.push((read as { code?: string } | undefined)?.code === 'EFBIG' ? diag('too-large', file, `@${p} is ${message}: it is left out here, and what Gemini CLI would do with it is not shown.`, at, { target: fullPath }) : diag('unreadable', file, `@${p} cannot be read (${message}): Gemini CLI writes "<!-- Import failed: ${p} - ${message} -->" in its place.`, at, { target: fullPath }));
+          this.diagnostics.push((read as { code?: string } | undefined)?.code === 'EFBIG' ? diag('too-large', file, `@${p} is ${message}. Gemini CLI inlines it whole; for a text file this large the first request then passes its default models' 1,048,576-token window and nothing is sent at all (observed with a 5 MiB GEMINI.md). It is left out here.`, at, { target: fullPath }) : diag('unreadable', file, `@${p} cannot be read (${message}): Gemini CLI writes "<!-- Import failed: ${p} - ${message} -->" in its place.`, at, { target: fullPath }));
         }
         continue;
       }
@@ -602,7 +602,10 @@ class EntryReader {
       const isDir = r.error.startsWith('EISDIR');
       source.status = 'unreadable';
       source.reason = isDir ? 'It is a directory, so Gemini CLI skips it silently.' : `Gemini CLI cannot read it (${r.error}) and skips it with a warning.`;
-      if (!isDir) this.loader.diagnostics.push(r.code === 'EFBIG' ? diag('too-large', p, `This file is ${r.error}: it is left out here, and what Gemini CLI would do with it is not shown.`) : diag('unreadable', p, `Gemini CLI cannot read this file (${r.error}) and skips it.`));
+      // Observed (0.61.0, scenario huge-files' 5 MiB GEMINI.md): the file is read whole, the first
+      // request's estimate (tokenCalculation.ts: a token per 4 characters) passes the model's
+      // window (tokenLimit: 1,048,576) and `gemini -p` sends nothing and exits 0. Not modelled.
+      if (!isDir) this.loader.diagnostics.push(r.code === 'EFBIG' ? diag('too-large', p, `This file is ${r.error}. Gemini CLI reads it whole; for a text file this large its estimate of the first request (a token per 4 characters) passes the 1,048,576-token window of its default models, and it then sends nothing at all (observed with a 5 MiB file: gemini -p ends without a request or a word). It is left out here.`) : diag('unreadable', p, `Gemini CLI cannot read this file (${r.error}) and skips it.`));
       return { source, content: null };
     }
     if (id) this.loadedIds.add(id);

@@ -125,6 +125,10 @@ export class MemoryFileSystem implements FileSystem {
     throw fsError('ENOENT', p);
   }
 
+  readPrefix(p: string, maxBytes: number): Uint8Array {
+    return this.readFile(p).subarray(0, maxBytes);
+  }
+
   readDir(p: string): DirEntry[] {
     const real = this.key(this.resolveLinks(p));
     if (!this.dirs.has(real)) return [];

@@ -38,6 +38,7 @@ function readOnly(fs: FileSystem): FileSystem {
     stat: (p) => fs.stat(p),
     isSymlink: (p) => fs.isSymlink(p),
     readFile: (p) => fs.readFile(p),
+    readPrefix: (p, n) => fs.readPrefix(p, n),
     readDir: (p) => fs.readDir(p),
     realPath: (p) => fs.realPath(p),
     path: fs.path,
