@@ -128,8 +128,11 @@ function place(text: string): PlacedToken[] {
     let cursor = from;
     for (const token of tokens) {
       const raw = token.raw ?? '';
-      let start = raw ? normalized.indexOf(raw, cursor) : cursor;
-      if (start < 0 || start > to) start = cursor;
+      // Looked for only inside the parent's span: a raw text marked rewrote (a quote's children
+      // lose their `> `) is not there, and a search to the end of the file for each such token
+      // made a 4 MiB CLAUDE.md take minutes. (A slice shares the string's memory: no copy.)
+      const found = raw ? normalized.slice(cursor, to).indexOf(raw) : 0;
+      const start = found < 0 ? cursor : cursor + found;
       const end = Math.min(start + raw.length, to);
       const code = inCode || token.type === 'code' || token.type === 'codespan';
       out.push({ token, start: toOriginal(start), end: toOriginal(end), inCode: code });

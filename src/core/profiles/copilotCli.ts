@@ -266,7 +266,7 @@ class Resolver {
     let last = 0;
     for (const { start: at, end, path: token } of importRefs(text)) {
       const place = { text, start: at, end };
-      if (spans.some((s) => at >= s.start && at < s.end)) {
+      if (insideSpan(spans, at)) {
         this.diagnostics.push(diag('import-in-code', file, `@${token} is inside code, so ${AGENT} does not import it.`, place, { target: path.resolve(path.dirname(file), token) }));
         continue;
       }
@@ -417,6 +417,21 @@ const cliGlob = new ParseCache((pattern: string): string | boolean => {
 });
 
 /** Offsets of fenced code blocks and inline code spans, where `@` is not an import (observed p19, p20). */
+/**
+ * Whether `at` falls in one of `spans` (in order, not overlapping): a binary search, since a file
+ * of 20,000 imports and as many code spans took seconds when each import scanned every span.
+ */
+function insideSpan(spans: { start: number; end: number }[], at: number): boolean {
+  let lo = 0;
+  let hi = spans.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (spans[mid].start <= at) lo = mid;
+    else hi = mid - 1;
+  }
+  return spans.length > 0 && spans[lo].start <= at && at < spans[lo].end;
+}
+
 function codeSpans(text: string): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
   let offset = 0;
