@@ -199,7 +199,7 @@ async function runCase(agent, scenario, phase) {
   }, null, 2) + '\n');
 
   // Keep the fixture of a real mismatch or agent failure for debugging; drop the rest.
-  const agentFailed = run.timedOut || run.exitCode !== 0 || !run.requests.length;
+  const agentFailed = !scenario.sendsNothing?.[agent] && (run.timedOut || run.exitCode !== 0 || !run.requests.length);
   const keep = keepAll || agentFailed || (result && !result.ok && !result.gapOnly);
   if (agent === 'copilot') copilotKeep.set(scenario.name, (copilotKeep.get(scenario.name) ?? false) || keep);
   const lastUse = agent !== 'copilot' || (copilotUses.set(scenario.name, (copilotUses.get(scenario.name) ?? 0) + 1).get(scenario.name) === (scenario.readFile ? 2 : 1));
@@ -207,6 +207,16 @@ async function runCase(agent, scenario, phase) {
   const where = `\n  ${keep ? 'fixture' : 'fixture (deleted)'}: ${fx.tmpRoot}\n  capture: ${path.relative(repoRoot, file)}`;
   const fail = (msg) => assert.fail([msg, ...notes].join('\n') + where);
   if (run.timedOut) fail(`${agent} timed out after ${run.ms} ms\n  stderr: ${run.stderr.slice(-1500)}`);
+  // An agent that sends nothing at all here (scenario.sendsNothing[agent] says why): no model
+  // request, and our render holds no part; the case fails once the agent sends something.
+  const nothing = scenario.sendsNothing?.[agent];
+  if (nothing) {
+    if (run.requests.length) fail(`${agent} now sends a request, where it sent nothing (${nothing}): check what it sends and update the profile and the scenario`);
+    if (cliError) fail(cliError);
+    if (ours.error) fail(ours.error);
+    if (ours.parts.length) fail(`${agent} sends nothing here (${nothing}), but our render has ${ours.parts.length} part(s)`);
+    return;
+  }
   if (run.exitCode !== 0) fail(`${agent} exited ${run.exitCode}\n  stderr: ${run.stderr.slice(-1500)}`);
   if (!run.requests.length) fail(`${agent} sent no model request\n  stderr: ${run.stderr.slice(-1500)}`);
   if (phase === 'on-read' && !run.toolCalls.length) fail(`${agent} was never offered a file-reading tool to answer with (calls: ${run.calls.map((c) => c.url).join(', ')})`);

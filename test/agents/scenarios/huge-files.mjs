@@ -11,7 +11,12 @@ const huge = (tag, n = 5 * 1024 * 1024 + 123) => {
 };
 export default {
   name: 'huge-files',
-  agents: ['claude-code', 'codex'],
+  agents: ['claude-code', 'codex', 'gemini-cli', 'copilot-cli'],
+  // Both read the 5 MiB files whole; the prompt then passes the model's window, and they stop.
+  sendsNothing: {
+    'gemini-cli': 'its estimate of the first request passes the 1,048,576-token window; gemini -p ends without a request',
+    'copilot-cli': '"Static system messages and tool definitions exceed the model\'s usable context budget", exit 1',
+  },
   git: true,
   launchDir: '.',
   readFile: 'src/x.ts',
