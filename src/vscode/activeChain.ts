@@ -23,6 +23,8 @@ export interface ActiveChain {
 }
 
 const AGENT_STATE_KEY = 'instructionLens.agent';
+/** How long the first chain waits for agent detection before it shows with the agents known so far. */
+const DETECTION_WAIT_MS = 400;
 
 /**
  * The one place that knows what applies to the active editor. It resolves the chain when the
@@ -69,8 +71,11 @@ export class ActiveChainModel implements vscode.Disposable {
     this.activeUri = fileOf(vscode.window.activeTextEditor);
     // The first chain reads the disk and git: after activation returns, so the editor and the
     // other extensions starting beside this one do not wait for it (the view says it is working),
-    // and once the agents the workspace uses are known (git lists them off this thread).
-    this.starting = setTimeout(() => void settings.ready().then(() => this.starting && this.refresh()));
+    // and once the agents the workspace uses are known (git lists them off this thread) — or
+    // after DETECTION_WAIT_MS: a slower listing (seconds on a large repository) does not hold the
+    // chain back, and its answer refreshes the chain when it changes the agents.
+    const detected = Promise.race([settings.ready(), new Promise<void>((resolve) => setTimeout(resolve, DETECTION_WAIT_MS))]);
+    this.starting = setTimeout(() => void detected.then(() => this.starting && this.refresh()));
   }
 
   /** Whether the first chain is still on its way. */
