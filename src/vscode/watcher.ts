@@ -54,6 +54,9 @@ export class InstructionWatcher implements vscode.Disposable {
   private folders: string[] = [];
   /** VS Code's watchers of the workspace folders (one each). */
   private folderWatchers: vscode.Disposable[] = [];
+  /** The workspace folders not on disk now (deleted): their watcher is made again once they are back. */
+  private readonly missingFolders = new Set<string>();
+  private readonly folderPoller = setInterval(() => this.pollFolders(), POLL_MS);
   /** Whether a path relative to its workspace folder matches any agent's pattern: compiled once per restart. */
   private matchesPattern: (rel: string) => boolean = () => false;
   /** Exact paths from the profiles (global paths, candidates above the folders). */
@@ -139,8 +142,29 @@ export class InstructionWatcher implements vscode.Disposable {
     ];
     for (const w of this.folderWatchers) w.dispose();
     this.folderWatchers = this.folders.map((folder) => this.watchFolder(folder));
+    this.missingFolders.clear();
+    for (const folder of this.folders) if (!isDirectory(folder)) this.missingFolders.add(folder);
     this.exact = new Set();
     this.updateExact();
+  }
+
+  /**
+   * A workspace folder deleted and made again (a re-clone, a restore, `rm -rf` and a checkout):
+   * VS Code's watcher of it stops at the deletion and does not come back, so edits in the new
+   * folder went unseen. One `stat` per folder a second notices both; a folder back gets a new
+   * watcher, and is reported now and once that watcher is surely up (what was written in between
+   * is not missed).
+   */
+  private pollFolders(): void {
+    this.folders.forEach((folder, i) => {
+      const exists = isDirectory(folder);
+      if (!exists) this.missingFolders.add(folder);
+      if (!exists || !this.missingFolders.delete(folder)) return;
+      this.folderWatchers[i]?.dispose();
+      this.folderWatchers[i] = this.watchFolder(folder);
+      this.note(folder);
+      setTimeout(() => this.folders.includes(folder) && this.note(folder), POLL_MS);
+    });
   }
 
   /**
@@ -233,6 +257,7 @@ export class InstructionWatcher implements vscode.Disposable {
 
   dispose(): void {
     clearTimeout(this.timer);
+    clearInterval(this.folderPoller);
     this.outside.dispose();
     for (const w of this.folderWatchers) w.dispose();
     this.emitter.dispose();

@@ -111,6 +111,14 @@ describe('robustness: the disk changing under the extension', () => {
       await untilTree(lens, (rows) => rows.includes('  CLAUDE.md — loaded'), 'the chain back');
       await until(() => !/no longer on disk/.test(lens.chainView.view.message ?? ''), 'the notice gone');
       await until(() => diagnosticsOf(path.join(second, 'CLAUDE.md')).some((d) => codeOf(d) === 'import-missing'), 'its broken import reported again');
+      // Later edits in the folder that came back are seen too: VS Code's watcher of a deleted
+      // folder does not come back by itself.
+      await sleep(1500);
+      write(path.join(second, 'CLAUDE.md'), 'Second rules.\n\nSee @gone.md and @also-gone.md\n');
+      await until(() => diagnosticsOf(path.join(second, 'CLAUDE.md')).filter((d) => codeOf(d) === 'import-missing').length === 2, 'an edit after the folder came back seen', 10_000);
+      write(path.join(second, 'rules.md'), 'Shared rules.\n');
+      write(path.join(second, 'CLAUDE.md'), 'Second rules.\n\nSee @rules.md\n');
+      await until(() => !diagnosticsOf(path.join(second, 'CLAUDE.md')).some((d) => codeOf(d) === 'import-missing'), 'the fixed import seen', 10_000);
       await errors.check('the workspace folder back');
     });
 
