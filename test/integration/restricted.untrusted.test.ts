@@ -31,8 +31,20 @@ describe('an untrusted workspace (restricted mode)', () => {
     // extension host, and a fix offered even once would be a failure.
     const doc = await vscode.workspace.openTextDocument(file);
     const offered = new Set<string>();
-    for (const stop = Date.now() + 2000; Date.now() < stop; await sleep(100)) {
-      const actions = await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>('vscode.executeCodeActionProvider', doc.uri, doc.lineAt(broken.range.start.line).range, vscode.CodeActionKind.QuickFix.value);
+    let answered = 0;
+    for (const stop = Date.now() + 2000; Date.now() < stop || !answered; await sleep(100)) {
+      // The workbench cancels a query when the problems change meanwhile (a pass publishing): ask again.
+      const actions = await vscode.commands
+        .executeCommand<(vscode.CodeAction | vscode.Command)[]>('vscode.executeCodeActionProvider', doc.uri, doc.lineAt(broken.range.start.line).range, vscode.CodeActionKind.QuickFix.value)
+        .then(
+          (a) => a,
+          (e: unknown) => {
+            if (e instanceof Error && (e.name === 'Canceled' || e.message === 'Canceled')) return undefined;
+            throw e;
+          },
+        );
+      if (!actions) continue;
+      answered++;
       for (const a of actions) if (('edit' in a && a.edit) || /^(Change|Create|Remove|Move)/.test(a.title)) offered.add(a.title);
     }
     assert.deepEqual([...offered], []);
