@@ -1,7 +1,8 @@
 // Copilot in VS Code with chat.useNestedAgentsMdFiles on: the root AGENTS.md is attached, and
-// every AGENTS.md (the root one too) is listed in the instructions index by folder. One nested
-// file: with two (packages/api, packages/web) Copilot Chat listed them in either order from run to
-// run, in its file search's order, which no profile can predict (a known gap in the README).
+// every AGENTS.md (the root one too) is listed in the instructions index by folder. The root file
+// alone: with nested ones beside it Copilot Chat listed them in its file search's order, which
+// changed from run to run of the same tree (nested before root, web before api) and no profile
+// can predict — a known gap in the README; the nested entries are modelled from the source.
 export default {
   name: 'copilot-nested-agents',
   agents: ['copilot'],
@@ -10,8 +11,7 @@ export default {
   readFile: 'packages/web/src/page.ts',
   files: {
     '.vscode/settings.json': JSON.stringify({ 'chat.useNestedAgentsMdFiles': true }, null, 2),
-    'AGENTS.md': 'Root AGENTS.md of a monorepo with nested agent files.\n',
-    'packages/web/AGENTS.md': 'Web package AGENTS.md: listed, not attached.\n',
+    'AGENTS.md': 'Root AGENTS.md of a monorepo.\n',
     'packages/web/src/page.ts': 'export const page = 1;\n',
   },
 };
