@@ -56,6 +56,8 @@ const jobs = [
   build({ ...common, stdin: { contents: "export { PROFILES } from './src/core/profiles'; export { fixedNames } from './src/core/patterns'; export { RULES } from './src/core/diagnostics';", resolveDir: '.', loader: 'ts' }, outfile: profiles })
     .then(() => syncManifest(profiles)),
   build({ ...common, minify: !dev, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] }),
+  // The extension's worker thread (src/checkWorker.ts): the diagnostics' passes, off the extension host's thread.
+  build({ ...common, minify: !dev, entryPoints: ['src/checkWorker.ts'], outfile: 'dist/checkWorker.js' }),
   build({ ...common, minify: !dev, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.bundle.js' }).then(cliEntry),
 ];
 if (process.argv.includes('--tests')) {

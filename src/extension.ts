@@ -46,7 +46,7 @@ export function activate(context: vscode.ExtensionContext): InstructionLensApi {
     model,
     chainView,
     budgetStatus,
-    registerDiagnostics(model, settings, watcher),
+    registerDiagnostics(model, settings, watcher, log),
     registerScopeCodeLens(model, settings),
     registerPreview(model),
     registerVerification(model, settings, verifications),

@@ -3,12 +3,14 @@ import * as vscode from 'vscode';
 import { refreshHost, resolveChain, type Host } from '../core/chain';
 import { NodeFileSystem } from '../core/fs';
 import { CachedFileSystem } from '../core/cachedFs';
-import { findGitRoot, SnapshotGitIndex } from '../core/git';
+import { launchDirectory } from '../core/workspaceHost';
+import { SnapshotGitIndex } from '../core/git';
 import type { Chain } from '../core/model';
 import type { Profile } from '../core/profile';
 import { PROFILES } from '../core/profiles';
 import { ContextKey } from './contextKey';
 import { coreHost } from './host';
+import { unsavedKey } from './overlayFs';
 import type { Settings } from './settings';
 import { ancestorCandidates, type InstructionWatcher } from './watcher';
 
@@ -117,13 +119,7 @@ export class ActiveChainModel implements vscode.Disposable {
 
   /** The directory the agent most likely starts in for a file (or for `dir`, a folder of it), per `instructionLens.launchDirectory`. */
   launchDirFor(uri: vscode.Uri, dir = path.dirname(uri.fsPath)): string {
-    const mode = this.settings.get('launchDirectory', uri);
-    const folder = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath;
-    if (mode === 'fileFolder') return dir;
-    if (mode === 'workspaceFolder' && (!folder || findGitRoot(this.disk, folder))) return folder ?? dir;
-    // A workspace folder that holds repositories without being one is not where agents start:
-    // a file in one of them is seen from its repository, as in `repositoryRoot`.
-    return findGitRoot(this.disk, dir) ?? folder ?? dir;
+    return launchDirectory(this.settings.get('launchDirectory', uri), vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath, dir, this.disk);
   }
 
   /** The chain one agent builds for a file or folder, resolved once per change of anything it reads. */
@@ -141,27 +137,6 @@ export class ActiveChainModel implements vscode.Disposable {
   /** What this change's chains read through: for other readers of the same files (the diagnostics' suppression comments), read once per change. */
   get readHost(): Host {
     return this.hostNow();
-  }
-
-  /**
-   * This change's host, once git has listed the repository of each workspace folder off this
-   * thread: what the diagnostics' passes read through, so a profile that asks for the work tree's
-   * files (Copilot's nested AGENTS.md) finds them listed rather than running git while the
-   * extension host waits.
-   */
-  async listedHost(): Promise<Host> {
-    const host = this.hostNow();
-    const current = this.host!;
-    const git = host.git;
-    if (git instanceof SnapshotGitIndex) {
-      current.listed ??= Promise.all(
-        [...new Set((vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => git.root(f.uri.fsPath)))]
-          .filter((root): root is string => !!root)
-          .map((root) => git.listAhead(root)),
-      ).then(() => undefined);
-      await current.listed;
-    }
-    return host;
   }
 
   /**
@@ -267,11 +242,6 @@ function logRefresh(log: vscode.LogOutputChannel | undefined, { uri, profile, ch
       `${chain.budget.used} ${unit} at start (${limit}), ${chain.diagnostics.length} problems; launched in ${chain.launchDir}`,
   );
   if (chain.fatal) log.error(chain.fatal);
-}
-
-/** Which open documents have unsaved text, and which version of it. */
-function unsavedKey(): string {
-  return vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === 'file').map((d) => `${d.uri.fsPath}\0${d.version}`).join('\0');
 }
 
 function anyFileOpen(): boolean {

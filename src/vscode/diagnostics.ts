@@ -1,16 +1,16 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { resolveChain } from '../core/chain';
+import type { CheckJob, FolderSettings } from '../core/checkService';
 import { governedFolder } from '../core/patterns';
 import { NodeFileSystem } from '../core/fs';
 import { isInside } from '../core/paths';
-import { checkInSlices, type CheckOptions } from '../core/check';
 import { readConfig, suppress } from '../core/config';
 import { RULES, ruleHelpUri } from '../core/diagnostics';
 import { mergeDiagnostics } from '../core/merge';
 import type { Diagnostic } from '../core/model';
 import type { ActiveChainModel } from './activeChain';
+import { CheckWorker } from './checkWorker';
 import type { Settings } from './settings';
 import type { InstructionWatcher } from './watcher';
 
@@ -56,6 +56,10 @@ class InstructionDiagnostics implements vscode.Disposable {
   /** A pass is under way; `again`: something changed meanwhile, so another pass follows it. */
   private running = false;
   private again = false;
+  /** Stops the pass under way on the worker thread. */
+  private cancelPass: (() => void) | undefined;
+  /** Where the passes and quick looks run: off the extension host's thread. */
+  private readonly worker: CheckWorker;
   /** What the next pass checks: the folders of files written (see `scopeOf`), or everything. */
   private scope: Set<string> | 'all' = 'all';
   /** The whole-workspace pass owed after passes over some folders, once changes stop. */
@@ -66,22 +70,26 @@ class InstructionDiagnostics implements vscode.Disposable {
     private readonly model: ActiveChainModel,
     private readonly settings: Settings,
     private readonly watcher: InstructionWatcher,
+    log?: vscode.LogOutputChannel,
   ) {
+    this.worker = new CheckWorker(log);
     this.disposables.push(
+      this.worker,
       // An editor switch whose chain brings no problem of its own that differs publishes nothing.
       model.onDidChange(() => {
         if (keyOf(model.current?.chain.diagnostics ?? []) !== this.activeKey) this.publish();
       }),
       watcher.onDidChange((paths) => {
+        this.worker.changed(watcher.structural ? undefined : paths);
         this.schedule(watcher.structural ? undefined : this.scopeOf(paths));
         void this.lookAt(paths);
       }),
       settings.onDidChange((e) => {
-        if (settings.changed(e, ['diagnostics.enabled']) || settings.changedChains(e)) this.schedule();
+        if (settings.changed(e, ['diagnostics.enabled']) || settings.changedChains(e)) this.restart();
         else if (settings.changed(e, ['diagnostics.disabledCodes'])) this.publish();
       }),
-      vscode.workspace.onDidChangeWorkspaceFolders(() => this.schedule()),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => this.schedule()),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.restart()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.restart()),
     );
     this.schedule();
   }
@@ -129,6 +137,15 @@ class InstructionDiagnostics implements vscode.Disposable {
     this.timer = setTimeout(() => void this.runPass(), CHECK_DELAY_MS);
   }
 
+  /**
+   * What a pass is asked changed (settings, folders, trust): the pass under way answers an old
+   * question, so it is cancelled, and the whole workspace checked again.
+   */
+  private restart(): void {
+    this.cancelPass?.();
+    this.schedule();
+  }
+
   private async runPass(): Promise<void> {
     this.running = true;
     this.again = false;
@@ -151,9 +168,9 @@ class InstructionDiagnostics implements vscode.Disposable {
 
   /**
    * The instruction files a change touched, checked at once while the whole-workspace pass waits
-   * for its turn: each enabled agent's chain for the folder a file governs, read through this
-   * change's cache (shared with the active chain and the pass), one chain per turn of the event
-   * loop. Their problems replace the file's until the pass (which also tests rules' globs against
+   * for its turn: each enabled agent's chain for the folder a file governs, on the worker thread,
+   * through its cache of this change (a change to some files' text keeps every other answer).
+   * Their problems replace the file's until the pass (which also tests rules' globs against
    * every file) replaces them all. A burst of many files waits for the pass.
    */
   private async lookAt(paths: readonly string[]): Promise<void> {
@@ -161,25 +178,8 @@ class InstructionDiagnostics implements vscode.Disposable {
     const files = paths.filter((p) => this.watcher.isInstructionPath(p) && vscode.workspace.getWorkspaceFolder(vscode.Uri.file(p)));
     if (!files.length || files.length > QUICK_LOOK_FILES) return;
     const generation = this.generation;
-    const host = await this.model.listedHost();
-    if (generation !== this.generation) return;
-    const found: Diagnostic[] = [];
-    for (const file of files) {
-      const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file))!;
-      const profiles = this.settings.enabledProfiles(folder.uri);
-      const target = governedFolder(file, profiles.flatMap((p) => p.filePatterns));
-      const launchDir = this.model.launchDirFor(folder.uri, target);
-      if (!isInside(target, launchDir, DISK)) continue;
-      for (const profile of profiles) {
-        await new Promise((resolve) => setImmediate(resolve));
-        if (generation !== this.generation) return;
-        const chain = resolveChain(
-          { profile, target, launchDir, home: this.settings.home(folder.uri), env: process.env, settings: this.settings.profileSettings(profile.id, folder.uri) },
-          host,
-        );
-        found.push(...chain.diagnostics.filter((d) => d.path === file));
-      }
-    }
+    const found = await this.worker.look(files.map((file) => ({ file, ...this.folderSettings(vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file))!) })));
+    if (!found || generation !== this.generation || this.disposed) return;
     const touched = new Set(files);
     // Only the pass knows which rule globs match no file: those stay as they were.
     this.workspace = [...this.workspace.filter((d) => !touched.has(d.path) || d.code === 'glob-no-match'), ...found];
@@ -187,35 +187,19 @@ class InstructionDiagnostics implements vscode.Disposable {
   }
 
   /**
-   * Off the critical path of the extension host: git lists the folder while the host waits, and
-   * the pass runs in short slices (`checkInSlices`), so other extensions and the editor never wait
-   * long for it (see `schedule` for what a newer change does).
+   * The whole workspace, on the worker thread: the extension host only sends the folders and
+   * settings, and publishes the answer.
    */
   private async checkWorkspace(): Promise<void> {
-    const stale = () => this.disposed;
     // The agents used are known (detection lists the folders asynchronously at first).
     await this.settings.ready();
-    if (stale()) return;
-    const workspace: Diagnostic[] = [];
+    if (this.disposed) return;
+    let workspace: Diagnostic[] = [];
     if (this.settings.get('diagnostics.enabled')) {
-      for (const folder of vscode.workspace.workspaceFolders ?? []) {
-        if (folder.uri.scheme !== 'file') continue;
-        // This change's cache, shared with the active chain and the quick look: each file, listing and
-        // git answer is read once per change, git's lists off this thread.
-        const host = await this.model.listedHost();
-        if (stale()) return;
-        // Each folder checked as the chain view resolves it: from the same launch directory.
-        const result = await checkInSlices(host, folder.uri.fsPath, this.settings.enabledProfiles(folder.uri), {
-          launchDir: (dir) => this.model.launchDirFor(folder.uri, dir),
-          home: this.settings.home(folder.uri),
-          env: process.env,
-          settings: this.settings.allProfileSettings(folder.uri),
-          // Merged below, with the active chain's own.
-          merge: false,
-        }, { cancelled: stale });
-        if (!result || stale()) return;
-        workspace.push(...result.diagnostics);
-      }
+      const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
+      const found = await this.ask(folders.map((folder) => ({ root: folder.uri.fsPath, ...this.folderSettings(folder) })));
+      if (!found) return;
+      workspace = found;
     }
     this.workspace = workspace;
     this.publish();
@@ -227,31 +211,39 @@ class InstructionDiagnostics implements vscode.Disposable {
    */
   private async checkFolders(scope: ReadonlySet<string>): Promise<void> {
     if (!this.settings.get('diagnostics.enabled')) return;
-    const stale = () => this.disposed;
-    let workspace = this.workspace;
+    const jobs: CheckJob[] = [];
     for (const dir of scope) {
       const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(dir));
-      if (!folder) continue;
-      const host = await this.model.listedHost();
-      if (stale()) return;
-      const result = await checkInSlices(host, dir, this.settings.enabledProfiles(folder.uri), this.checkOptions(folder), { cancelled: stale });
-      if (!result || stale()) return;
-      workspace = [...workspace.filter((d) => !isInside(d.path, dir, DISK)), ...result.diagnostics];
+      if (folder) jobs.push({ root: dir, ...this.folderSettings(folder) });
     }
-    this.workspace = workspace;
+    const found = await this.ask(jobs);
+    if (!found) return;
+    this.workspace = [...this.workspace.filter((d) => !jobs.some((job) => isInside(d.path, job.root, DISK))), ...found];
     this.publish();
   }
 
+  /** A pass on the worker thread; undefined when it was cancelled (see `schedule`) or failed. */
+  private async ask(jobs: CheckJob[]): Promise<Diagnostic[] | undefined> {
+    if (this.disposed) return undefined;
+    const pass = this.worker.check(jobs);
+    this.cancelPass = pass.cancel;
+    try {
+      const found = await pass.answer;
+      return this.disposed ? undefined : found;
+    } finally {
+      this.cancelPass = undefined;
+    }
+  }
+
   /** How a workspace folder, or a folder in it, is checked: as the chain view resolves it. */
-  private checkOptions(folder: vscode.WorkspaceFolder): CheckOptions {
-    const mode = this.settings.get('launchDirectory', folder.uri);
+  private folderSettings(folder: vscode.WorkspaceFolder): FolderSettings {
     return {
-      launchDir: mode === 'workspaceFolder' ? folder.uri.fsPath : mode === 'fileFolder' ? (dir) => dir : undefined,
+      folder: folder.uri.fsPath,
+      agents: this.settings.enabledProfiles(folder.uri).map((p) => p.id),
+      launch: this.settings.get('launchDirectory', folder.uri),
       home: this.settings.home(folder.uri),
-      env: process.env,
-      settings: this.settings.allProfileSettings(folder.uri),
-      // Merged when published, with the active chain's own.
-      merge: false,
+      // Plain data for the worker: VS Code hands settings' objects out as proxies, which cannot be posted.
+      settings: JSON.parse(JSON.stringify(this.settings.allProfileSettings(folder.uri))) as FolderSettings['settings'],
     };
   }
 
@@ -308,6 +300,7 @@ class InstructionDiagnostics implements vscode.Disposable {
     clearTimeout(this.idleTimer);
     this.generation++;
     this.disposed = true;
+    this.cancelPass?.();
     this.collection.dispose();
     for (const d of this.disposables) d.dispose();
   }
@@ -454,8 +447,8 @@ function relativeTo(fromFile: string, target: string): string {
   return path.relative(path.dirname(fromFile), target) || path.basename(target);
 }
 
-export function registerDiagnostics(model: ActiveChainModel, settings: Settings, watcher: InstructionWatcher): vscode.Disposable {
-  const diagnostics = new InstructionDiagnostics(model, settings, watcher);
+export function registerDiagnostics(model: ActiveChainModel, settings: Settings, watcher: InstructionWatcher, log?: vscode.LogOutputChannel): vscode.Disposable {
+  const diagnostics = new InstructionDiagnostics(model, settings, watcher, log);
   return vscode.Disposable.from(
     diagnostics,
     vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new InstructionQuickFixes(diagnostics), InstructionQuickFixes.metadata),

@@ -1,0 +1,169 @@
+import { resolveChain, refreshHost, type Host } from './chain';
+import { checkInSlices } from './check';
+import { CachedFileSystem } from './cachedFs';
+import { NodeFileSystem } from './fs';
+import { SnapshotGitIndex } from './git';
+import type { Diagnostic } from './model';
+import { isInside } from './paths';
+import { governedFolder } from './patterns';
+import { PROFILES } from './profiles';
+import { launchDirectory, workspaceHost, type LaunchMode } from './workspaceHost';
+
+/**
+ * The extension's diagnostics work, answered away from the extension host's thread (the worker
+ * thread of src/checkWorker.ts runs `CheckService`): whole-workspace and per-folder `check`
+ * passes, and the quick look at the files a change touched. The extension sends the inputs —
+ * folders, agents, settings, unsaved editor text, what changed on disk — and publishes the answers.
+ */
+
+/** One workspace folder's settings, as the extension resolves them for that folder. */
+export interface FolderSettings {
+  /** The workspace folder. */
+  folder: string;
+  /** The enabled profiles' ids, in registry order. */
+  agents: string[];
+  launch: LaunchMode;
+  home: string;
+  /** `ResolveContext.settings` by profile id. */
+  settings: Record<string, Record<string, unknown>>;
+}
+
+/** Check every instruction file under `root` (a workspace folder, or a folder in one) as `folder` says. */
+export interface CheckJob extends FolderSettings {
+  root: string;
+}
+
+/** The chains of the folder one instruction file governs, for its own problems. */
+export interface LookJob extends FolderSettings {
+  file: string;
+}
+
+export type CheckRequest = { id: number; change: Change } & ({ kind: 'check'; jobs: CheckJob[] } | { kind: 'look'; jobs: LookJob[] });
+
+/**
+ * What changed on disk since the previous request: `written`, only these files' contents (every
+ * other answer read before still holds), or `undefined`, anything. `unsaved`: the editor's
+ * unsaved texts now, and `unsavedKey` which version of them (a new key, new answers).
+ */
+export interface Change {
+  written?: string[];
+  unsaved: [string, Uint8Array][];
+  unsavedKey: string;
+  /** Whether git may run (a trusted workspace). */
+  trusted: boolean;
+}
+
+export type CheckMessage = CheckRequest | { kind: 'cancel'; id: number };
+
+export type CheckAnswer = { id: number; diagnostics: Diagnostic[] } | { id: number; cancelled: true } | { id: number; error: string };
+
+/** Unsaved text cannot create a `.git`: the plain disk answers where the repository is. */
+const DISK = new NodeFileSystem();
+
+/**
+ * Answers `CheckMessage`s one by one through one cache per change (what the extension's chains
+ * do on their side): each file, listing and git answer is read once per change, and a change to
+ * some files' text keeps every other answer. A pass gives the thread back every `sliceMs`, so a
+ * quick look or a cancel sent meanwhile is answered before the pass ends.
+ */
+export class CheckService {
+  private host: Host | undefined;
+  private hostKey = '';
+  /** Passes under way, and those of them cancelled. */
+  private readonly running = new Set<number>();
+  private readonly cancelled = new Set<number>();
+
+  constructor(
+    private readonly answer: (a: CheckAnswer) => void,
+    private readonly sliceMs = 20,
+  ) {}
+
+  handle(message: CheckMessage): void {
+    if (message.kind === 'cancel') {
+      if (this.running.has(message.id)) this.cancelled.add(message.id);
+      return;
+    }
+    const host = this.hostFor(message.change);
+    if (message.kind === 'look') {
+      this.answer(this.safely(message.id, () => ({ id: message.id, diagnostics: look(host, message.jobs) })));
+      return;
+    }
+    void this.check(message.id, host, message.jobs).then(this.answer, (e: unknown) => this.answer({ id: message.id, error: describe(e) }));
+  }
+
+  private safely(id: number, work: () => CheckAnswer): CheckAnswer {
+    try {
+      return work();
+    } catch (e) {
+      return { id, error: describe(e) };
+    }
+  }
+
+  /** This change's host: the last one, carried over the files written, or a new one. */
+  private hostFor(change: Change): Host {
+    const key = `${change.trusted}\0${change.unsavedKey}`;
+    const host = this.host;
+    if (host && key === this.hostKey && change.written && host.fs instanceof CachedFileSystem && host.git instanceof SnapshotGitIndex) {
+      if (change.written.length) this.host = { fs: host.fs.carry(new Set(change.written)), git: host.git.carry() };
+      return this.host!;
+    }
+    this.hostKey = key;
+    return (this.host = refreshHost(workspaceHost(new Map(change.unsaved), change.trusted)));
+  }
+
+  private async check(id: number, host: Host, jobs: readonly CheckJob[]): Promise<CheckAnswer> {
+    const stale = () => this.cancelled.has(id);
+    this.running.add(id);
+    try {
+      // git lists each repository in its own process meanwhile: a quick look is answered while it does.
+      if (host.git instanceof SnapshotGitIndex) {
+        const git = host.git;
+        const roots = new Set(jobs.map((j) => git.root(j.root)).filter((r): r is string => !!r));
+        await Promise.all([...roots].map((root) => git.listAhead(root)));
+      }
+      const diagnostics: Diagnostic[] = [];
+      for (const job of jobs) {
+        if (stale()) return { id, cancelled: true };
+        const profiles = PROFILES.filter((p) => job.agents.includes(p.id));
+        const result = await checkInSlices(host, job.root, profiles, {
+          // Each folder checked as the chain view resolves it: from the same launch directory.
+          launchDir: (dir) => launchDirectory(job.launch, job.folder, dir, DISK),
+          home: job.home,
+          env: process.env,
+          settings: job.settings,
+          // The extension merges them with the active chain's own.
+          merge: false,
+        }, { cancelled: stale, sliceMs: this.sliceMs });
+        if (!result || stale()) return { id, cancelled: true };
+        diagnostics.push(...result.diagnostics);
+      }
+      return { id, diagnostics };
+    } finally {
+      this.running.delete(id);
+      this.cancelled.delete(id);
+    }
+  }
+}
+
+/**
+ * Each enabled agent's chain for the folder each file governs, keeping the problems in that
+ * file: what a change to the file's text alters at once, before a pass checks the rest.
+ */
+function look(host: Host, jobs: readonly LookJob[]): Diagnostic[] {
+  const found: Diagnostic[] = [];
+  for (const job of jobs) {
+    const profiles = PROFILES.filter((p) => job.agents.includes(p.id));
+    const target = governedFolder(job.file, profiles.flatMap((p) => p.filePatterns), undefined, host.fs.path);
+    const launchDir = launchDirectory(job.launch, job.folder, target, DISK);
+    if (!isInside(target, launchDir, host.fs)) continue;
+    for (const profile of profiles) {
+      const chain = resolveChain({ profile, target, launchDir, home: job.home, env: process.env, settings: job.settings[profile.id] }, host);
+      found.push(...chain.diagnostics.filter((d) => d.path === job.file));
+    }
+  }
+  return found;
+}
+
+function describe(e: unknown): string {
+  return e instanceof Error ? (e.stack ?? e.message) : String(e);
+}

@@ -1,0 +1,105 @@
+import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import * as vscode from 'vscode';
+import type { CheckAnswer, CheckJob, CheckMessage, CheckRequest, LookJob } from '../core/checkService';
+import type { Diagnostic } from '../core/model';
+import { unsavedKey, unsavedTexts } from './overlayFs';
+
+/**
+ * The diagnostics' heavy work on a worker thread (dist/checkWorker.js, src/core/checkService.ts):
+ * a `check` pass over 57k files and hundreds of instruction files, or a chain 500 folders deep,
+ * would otherwise hold the extension host, which every other extension and the editor share.
+ * This side sends each request with what changed on disk since the previous one (so the worker
+ * keeps its cache of everything else) and the editor's unsaved texts, and waits for the answer.
+ * The worker starts with the first request; if it dies, the next request starts another.
+ */
+export class CheckWorker implements vscode.Disposable {
+  private worker: Worker | undefined;
+  private nextId = 1;
+  private readonly pending = new Map<number, (answer: CheckAnswer | undefined) => void>();
+  /** What changed on disk since the last request: these files' contents only, or anything. */
+  private written: Set<string> | undefined;
+
+  constructor(private readonly log?: vscode.LogOutputChannel) {}
+
+  /** The watcher saw a change: `written`, only these files' contents; undefined, anything. */
+  changed(written?: readonly string[]): void {
+    if (!written || !this.written) this.written = undefined;
+    else for (const p of written) this.written.add(p);
+  }
+
+  /**
+   * A `check` of each job's folder: its problems, or undefined when the pass was cancelled (it
+   * stops at the worker's next pause) or failed (logged).
+   */
+  check(jobs: CheckJob[]): { answer: Promise<Diagnostic[] | undefined>; cancel(): void } {
+    const id = this.nextId++;
+    return { answer: this.ask(id, { id, kind: 'check', jobs, change: this.change() }), cancel: () => this.worker?.postMessage({ kind: 'cancel', id } satisfies CheckMessage) };
+  }
+
+  /** The problems in each job's file from the chains of the folder it governs; undefined when that failed (logged). */
+  look(jobs: LookJob[]): Promise<Diagnostic[] | undefined> {
+    const id = this.nextId++;
+    return this.ask(id, { id, kind: 'look', jobs, change: this.change() });
+  }
+
+  private change(): CheckRequest['change'] {
+    const written = this.written;
+    this.written = new Set();
+    return { written: written && [...written], unsaved: [...unsavedTexts()], unsavedKey: unsavedKey(), trusted: vscode.workspace.isTrusted };
+  }
+
+  private ask(id: number, request: CheckRequest): Promise<Diagnostic[] | undefined> {
+    return new Promise<CheckAnswer | undefined>((resolve) => {
+      this.pending.set(id, resolve);
+      try {
+        this.start().postMessage(request);
+      } catch (e) {
+        this.pending.delete(id);
+        resolve({ id, error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+      }
+    }).then((answer) => {
+      if (!answer || 'cancelled' in answer) return undefined;
+      if ('error' in answer) {
+        this.log?.error(`Instruction Lens could not check the workspace: ${answer.error}`);
+        return undefined;
+      }
+      return answer.diagnostics;
+    });
+  }
+
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(path.join(__dirname, 'checkWorker.js'), {
+      workerData: { caseProbeDir: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath },
+    });
+    // The extension host may exit with the worker idle.
+    worker.unref();
+    worker.on('message', (answer: CheckAnswer) => {
+      const resolve = this.pending.get(answer.id);
+      this.pending.delete(answer.id);
+      resolve?.(answer);
+    });
+    const gone = (why: string) => {
+      if (this.worker !== worker) return;
+      this.worker = undefined;
+      // Everything the worker held goes with it: the next one reads the disk anew.
+      this.written = undefined;
+      for (const resolve of this.pending.values()) resolve(undefined);
+      this.pending.clear();
+      if (why) this.log?.error(`Instruction Lens's checking thread stopped: ${why}`);
+    };
+    worker.on('error', (e) => gone(e.stack ?? e.message));
+    worker.on('exit', (code) => gone(code === 0 ? '' : `exit code ${code}`));
+    this.worker = worker;
+    return worker;
+  }
+
+  dispose(): void {
+    const worker = this.worker;
+    this.worker = undefined;
+    for (const resolve of this.pending.values()) resolve(undefined);
+    this.pending.clear();
+    void worker?.terminate();
+  }
+}

@@ -1,0 +1,146 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as nodeFs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { after, before, describe, it } from 'node:test';
+import { check } from '../../src/core/check';
+import { CheckService, type CheckAnswer, type CheckMessage, type Change, type FolderSettings } from '../../src/core/checkService';
+import type { Diagnostic } from '../../src/core/model';
+import { PROFILES } from '../../src/core/profiles';
+import { workspaceHost } from '../../src/core/workspaceHost';
+
+// The extension's diagnostics work as its worker thread does it (src/core/checkService.ts, run by
+// dist/checkWorker.js): on a real repository on disk, answers equal to `check`'s, a change to one
+// file's text seen through the kept cache, unsaved editor text laid over the disk, a cancelled pass.
+
+const AGENTS = ['claude-code', 'codex', 'gemini-cli'];
+let root: string;
+let home: string;
+
+function git(...args: string[]) {
+  execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.com', ...args], { cwd: root, stdio: 'ignore' });
+}
+
+function write(rel: string, text: string) {
+  nodeFs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+  nodeFs.writeFileSync(path.join(root, rel), text);
+}
+
+before(() => {
+  const tmp = nodeFs.realpathSync(nodeFs.mkdtempSync(path.join(os.tmpdir(), 'il-check-service-')));
+  root = path.join(tmp, 'repo');
+  home = path.join(tmp, 'home');
+  nodeFs.mkdirSync(home, { recursive: true });
+  write('CLAUDE.md', '# Root\n@docs/style.md\n');
+  write('docs/style.md', 'Style.\n');
+  write('api/CLAUDE.md', '# API\n@missing-api.md\n');
+  write('api/AGENTS.md', 'API rules.\n');
+  write('web/GEMINI.md', '# Web\n@gone.md\n');
+  write('web/src/app.ts', 'export {};\n');
+  git('init', '-q', '-b', 'main');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'start');
+});
+
+after(() => nodeFs.rmSync(path.dirname(root), { recursive: true, force: true }));
+
+const folder = (): FolderSettings => ({ folder: root, agents: AGENTS, launch: 'workspaceFolder', home, settings: {} });
+const change = (written?: string[], unsaved: [string, Uint8Array][] = []): Change => ({ written, unsaved, unsavedKey: unsaved.map(([p]) => p).join('\0'), trusted: true });
+const key = (d: Diagnostic) => [d.path, d.line, d.column, d.code, d.message, d.agents?.join(',')].join('\0');
+const keys = (ds: readonly Diagnostic[]) => ds.map(key).sort();
+
+/** A service and a way to ask it: each answer by its request's id. */
+function service() {
+  const answers = new Map<number, (a: CheckAnswer) => void>();
+  const svc = new CheckService((a) => answers.get(a.id)?.(a), 5);
+  let id = 0;
+  return {
+    send(message: Omit<Exclude<CheckMessage, { kind: 'cancel' }>, 'id'>): { id: number; answer: Promise<CheckAnswer> } {
+      const asked = ++id;
+      const answer = new Promise<CheckAnswer>((resolve) => answers.set(asked, resolve));
+      svc.handle({ ...message, id: asked } as CheckMessage);
+      return { id: asked, answer };
+    },
+    cancel(asked: number) {
+      svc.handle({ kind: 'cancel', id: asked });
+    },
+  };
+}
+
+function diagnosticsOf(a: CheckAnswer): Diagnostic[] {
+  assert.ok('diagnostics' in a, `expected diagnostics, got ${JSON.stringify(a).slice(0, 300)}`);
+  return a.diagnostics;
+}
+
+describe('the extension\'s checking service', () => {
+  it('a pass over the workspace folder gives what check gives', async () => {
+    const s = service();
+    const got = diagnosticsOf(await s.send({ kind: 'check', jobs: [{ root, ...folder() }], change: change() }).answer);
+    const expected = check(workspaceHost(new Map(), true), root, PROFILES.filter((p) => AGENTS.includes(p.id)), { launchDir: root, home, env: process.env, settings: {}, merge: false });
+    assert.deepEqual(keys(got), keys(expected.diagnostics));
+    assert.ok(got.some((d) => d.code === 'import-missing' && d.path === path.join(root, 'api', 'CLAUDE.md')));
+  });
+
+  it('a quick look after a file\'s text changed sees the new text, and only that file\'s problems', async () => {
+    const s = service();
+    const file = path.join(root, 'api', 'CLAUDE.md');
+    diagnosticsOf(await s.send({ kind: 'check', jobs: [{ root, ...folder() }], change: change() }).answer);
+    const original = nodeFs.readFileSync(file, 'utf8');
+    try {
+      nodeFs.writeFileSync(file, `${original}@also-missing.md\n`);
+      const got = diagnosticsOf(await s.send({ kind: 'look', jobs: [{ file, ...folder() }], change: change([file]) }).answer);
+      assert.ok(got.every((d) => d.path === file), 'only the file looked at');
+      assert.ok(got.some((d) => d.code === 'import-missing' && d.message.includes('also-missing.md')), 'the new import is seen through the kept cache');
+      // Another file, not written, keeps its cached answers: the service read it before the change.
+      const web = path.join(root, 'web', 'GEMINI.md');
+      const again = diagnosticsOf(await s.send({ kind: 'look', jobs: [{ file: web, ...folder() }], change: change([]) }).answer);
+      assert.ok(again.some((d) => d.message.includes('gone.md')));
+    } finally {
+      nodeFs.writeFileSync(file, original);
+    }
+  });
+
+  it('unsaved editor text is what the chains read', async () => {
+    const s = service();
+    const file = path.join(root, 'web', 'GEMINI.md');
+    const unsaved: [string, Uint8Array][] = [[file, new TextEncoder().encode('# Web, fixed in the editor\n')]];
+    const got = diagnosticsOf(await s.send({ kind: 'look', jobs: [{ file, ...folder() }], change: change(undefined, unsaved) }).answer);
+    assert.ok(!got.some((d) => d.message.includes('gone.md')), 'the unsaved text has no broken import');
+    // The disk again once the document is saved or reverted (a new unsaved key).
+    const back = diagnosticsOf(await s.send({ kind: 'look', jobs: [{ file, ...folder() }], change: change([]) }).answer);
+    assert.ok(back.some((d) => d.message.includes('gone.md')));
+  });
+
+  it('a cancelled pass answers that it was cancelled, and a look sent meanwhile is answered first', async () => {
+    const s = service();
+    const pass = s.send({ kind: 'check', jobs: [{ root, ...folder() }, { root, ...folder() }], change: change() });
+    const look = s.send({ kind: 'look', jobs: [{ file: path.join(root, 'api', 'CLAUDE.md'), ...folder() }], change: change([]) });
+    s.cancel(pass.id);
+    const order: string[] = [];
+    await Promise.all([pass.answer.then(() => order.push('pass')), look.answer.then(() => order.push('look'))]);
+    assert.deepEqual(order, ['look', 'pass']);
+    assert.deepEqual(await pass.answer, { id: pass.id, cancelled: true });
+  });
+});
+
+describe('the worker thread (dist/checkWorker.js, as the extension starts it)', () => {
+  it('answers a pass as the service does', async () => {
+    const bundle = path.resolve('dist', 'checkWorker.js');
+    assert.ok(nodeFs.existsSync(bundle), 'dist/checkWorker.js is built with the extension');
+    const worker = new Worker(bundle, { workerData: { caseProbeDir: root } });
+    try {
+      const answer = await new Promise<CheckAnswer>((resolve, reject) => {
+        worker.once('message', resolve);
+        worker.once('error', reject);
+        worker.postMessage({ kind: 'check', id: 7, jobs: [{ root, ...folder() }], change: change() } satisfies CheckMessage);
+      });
+      const expected = check(workspaceHost(new Map(), true), root, PROFILES.filter((p) => AGENTS.includes(p.id)), { launchDir: root, home, env: process.env, settings: {}, merge: false });
+      assert.equal(answer.id, 7);
+      assert.deepEqual(keys(diagnosticsOf(answer)), keys(expected.diagnostics));
+    } finally {
+      await worker.terminate();
+    }
+  });
+});
