@@ -1,12 +1,13 @@
 // Bundles the extension, the CLI and the tests with esbuild: one file each, `vscode` left to
 // the host. Type checking is `tsc --noEmit` (npm run typecheck).
-//   node scripts/build.mjs            extension + CLI into dist/
+//   node scripts/build.mjs            extension (its bundles) + CLI into dist/
 //   node scripts/build.mjs --tests    also every test file into out/test/
 //   node scripts/build.mjs --review   also the real-world review (test/review) into out/test/review/
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { buildExtension } from './extensionBundles.mjs';
 import { syncManifest } from './manifest.mjs';
 import { profileModules } from './profileModules.mjs';
 
@@ -55,9 +56,8 @@ const jobs = [
   // package.json's lists of profiles and rule codes follow the code (scripts/manifest.mjs).
   build({ ...common, stdin: { contents: "export { PROFILES } from './src/core/profiles'; export { fixedNames } from './src/core/patterns'; export { RULES } from './src/core/diagnostics';", resolveDir: '.', loader: 'ts' }, outfile: profiles })
     .then(() => syncManifest(profiles)),
-  build({ ...common, minify: !dev, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] }),
-  // The extension's worker thread (src/checkWorker.ts): the diagnostics' passes, off the extension host's thread.
-  build({ ...common, minify: !dev, entryPoints: ['src/checkWorker.ts'], outfile: 'dist/checkWorker.js' }),
+  // The extension: several bundles, the first loaded to activate, and its worker thread's (scripts/extensionBundles.mjs).
+  buildExtension({ ...common, minify: !dev }),
   build({ ...common, minify: !dev, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.bundle.js' }).then(cliEntry),
 ];
 if (process.argv.includes('--tests')) {

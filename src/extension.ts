@@ -1,59 +1,105 @@
 import * as vscode from 'vscode';
-import { probeCaseAt } from './core/fs';
-import { ActiveChainModel } from './vscode/activeChain';
-import { AgentDetection } from './vscode/agentDetection';
-import { registerBudgetStatus } from './vscode/budgetStatus';
-import { registerChainView } from './vscode/chainView';
+import type * as LensModule from './vscode/lens';
+import type { Lens } from './vscode/lens';
 import { createLog } from './vscode/log';
-import { registerDiagnostics } from './vscode/diagnostics';
-import { registerPreview } from './vscode/preview';
-import { registerScopeCodeLens } from './vscode/scopeCodeLens';
-import { Settings } from './vscode/settings';
-import { registerVerification, Verifications } from './vscode/verification';
-import { InstructionWatcher } from './vscode/watcher';
+import { Surface } from './vscode/surface';
 
 /** What `activate()` returns: enough for the integration tests to read what the user sees. */
-export interface InstructionLensApi {
-  readonly model: ActiveChainModel;
-  readonly chainView: ReturnType<typeof registerChainView>;
-  readonly budgetStatus: ReturnType<typeof registerBudgetStatus>;
+export interface InstructionLensApi extends Lens {
   /** The "Instruction Lens" output channel, and the folder its log file is in. */
   readonly log: vscode.LogOutputChannel;
   readonly logUri: vscode.Uri;
-  readonly verifications: Verifications;
-  readonly detection: AgentDetection;
+  /** The chain view as activation registered it: until the first chain, its message says the extension is working. */
+  readonly view: vscode.TreeView<unknown>;
+  /** Resolves once the rest of the extension is loaded and started: true, or false when it could not be. */
+  readonly started: Promise<boolean>;
 }
 
+/**
+ * Activation registers what the user sees — every command, the chain view, the status bar item,
+ * the CodeLens, link, hover and quick-fix providers (src/vscode/surface.ts) — and returns. The
+ * rest (src/vscode/lens.ts and the core: the agents' profiles, the watcher, the chains) is loaded
+ * on the next turns of the event loop, from bundles of its own (scripts/build.mjs): VS Code counts
+ * an activation as loading this file plus this call, and the first chain comes after either way.
+ * Reading a part of the API that belongs to the rest before then loads the rest at once.
+ */
 export function activate(context: vscode.ExtensionContext): InstructionLensApi {
-  probeCaseAt(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath);
-  const settings = new Settings();
-  const log = createLog(context, settings);
-  const detection = new AgentDetection(() => settings.home());
-  const detected = settings.useDetection(detection);
-  const watcher = new InstructionWatcher(settings);
-  const redetect = watcher.onDidChange((paths) => detection.changed(paths, watcher.structural));
-  const model = new ActiveChainModel(context.workspaceState, settings, watcher, log);
-  const verifications = new Verifications(context.globalState);
-  const chainView = registerChainView(model, verifications);
-  const budgetStatus = registerBudgetStatus(model, verifications);
-  context.subscriptions.push(
+  const activatedAt = performance.now();
+  const log = createLog(context);
+  const surface = new Surface(contributedCommands(context));
+  context.subscriptions.push(log, surface);
+  let lens: Lens | undefined;
+  let failure: unknown;
+  const rest = (): Lens => {
+    if (lens) return lens;
+    if (failure) throw failure;
+    try {
+      lens = lensModule().startLens(context, surface, log, activatedAt);
+      surface.start(true);
+      return lens;
+    } catch (e) {
+      failure = e;
+      log.error('Instruction Lens could not start', e as Error);
+      surface.view.message = `⚠ Instruction Lens could not start: ${(e as Error).message ?? String(e)}`;
+      surface.start(false);
+      throw e;
+    }
+  };
+  // The core first, then the rest, each in a task of its own: the extension host's other work
+  // (and the other extensions starting) runs between them.
+  setTimeout(() => {
+    loadCore();
+    setTimeout(() => {
+      try {
+        rest();
+      } catch {
+        // Logged and shown in the view.
+      }
+    });
+  });
+  return {
+    get model() {
+      return rest().model;
+    },
+    get chainView() {
+      return rest().chainView;
+    },
+    get budgetStatus() {
+      return rest().budgetStatus;
+    },
+    get verifications() {
+      return rest().verifications;
+    },
+    get detection() {
+      return rest().detection;
+    },
     log,
-    settings,
-    detection,
-    detected,
-    redetect,
-    watcher,
-    model,
-    chainView,
-    budgetStatus,
-    registerDiagnostics(model, settings, watcher, log),
-    registerScopeCodeLens(model, settings),
-    registerPreview(model),
-    registerVerification(model, settings, verifications),
-  );
-  return { model, chainView, budgetStatus, log, logUri: context.logUri, verifications, detection };
+    logUri: context.logUri,
+    view: surface.view,
+    started: surface.started,
+  };
 }
 
 export function deactivate(): void {
   // Everything is disposed through context.subscriptions.
+}
+
+/** The commands the manifest contributes: each registered now, answered once the rest is loaded. */
+function contributedCommands(context: vscode.ExtensionContext): string[] {
+  const manifest = context.extension.packageJSON as { contributes?: { commands?: { command: string }[] } };
+  return (manifest.contributes?.commands ?? []).map((c) => c.command);
+}
+
+/**
+ * The core (src/core, the agents' profiles and their libraries), which the extension's build
+ * keeps in a bundle of its own: loading any of it loads that bundle.
+ */
+function loadCore(): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  require('./core/chain');
+}
+
+function lensModule(): typeof LensModule {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./vscode/lens') as typeof LensModule;
 }

@@ -5,7 +5,7 @@
 // test/bench/vscode/index.ts as their extension tests' entry, which does the same things in both
 // and measures from inside the extension host.
 //
-// The extension is loaded from a staging folder that holds the built bundle (dist/ and media/,
+// The extension is loaded from a staging folder that holds the built bundles (dist/ and media/,
 // linked) and package.json without activation events, so the entry activates it itself and
 // times `activate()`; every other part of the manifest is the one shipped.
 import { execFileSync } from 'node:child_process';
@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { extensionFiles } from '../extensionBundles.mjs';
 import { chromiumArgs, chromiumPath, ensureHost, hostDir, isNoise, startServer, workbenchUrl } from '../testHost.mjs';
 
 /** How long one window may take, all phases together. */
@@ -20,7 +21,8 @@ const WINDOW_TIMEOUT_MS = 20 * 60_000;
 
 /**
  * Runs both windows on a copy of `tree` (from materialize()) under `work`.
- * Returns { without, with, bundleBytes, setup } with each window's figures (see the entry).
+ * Returns { without, with, bundles, setup } with each window's figures (see the entry) and the
+ * size in bytes of each file of the extension's JavaScript the .vsix ships.
  */
 export async function benchVscode({ repo, tree, work, switches = 20, edits = 3, log = console.log }) {
   await ensureHost();
@@ -55,7 +57,8 @@ export async function benchVscode({ repo, tree, work, switches = 20, edits = 3, 
     fs.writeFileSync(configFile, JSON.stringify(config));
     figures[name] = await runWindow({ work, name, copy, extDir, entry: path.join(entryDir, 'index.js'), configFile, home, out: config.out });
   }
-  return { ...figures, plan, setupMs, bundleBytes: fs.statSync(path.join(repo, 'dist', 'extension.js')).size };
+  const bundles = Object.fromEntries(extensionFiles().map((f) => [f, fs.statSync(path.join(repo, f)).size]));
+  return { ...figures, plan, setupMs, bundles };
 }
 
 /** The extension as shipped, but activated only when the bench asks. */

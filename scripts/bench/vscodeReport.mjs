@@ -7,10 +7,16 @@ export const DEBOUNCE_MS = 150 + 300;
 const f = (n) => (n === undefined ? '–' : n >= 100 ? n.toFixed(0) : n.toFixed(1));
 
 /** Prints the table; returns the goals as { what, figure, limit, unit }. */
-export function reportVscode({ with: w, without: b, bundleBytes }, print) {
+export function reportVscode({ with: w, without: b, bundles }, print) {
+  // The extension's size: all the JavaScript the .vsix ships for it, every bundle (source maps are
+  // not shipped); the first, loaded to activate, beside it.
+  const shippedKb = Object.values(bundles).reduce((a, n) => a + n, 0) / 1024;
+  const entryKb = bundles['dist/extension.js'] / 1024;
+  const parts = Object.entries(bundles).map(([f, n]) => `${f.replace(/^dist\//, '')} ${(n / 1024).toFixed(0)}`).join(', ');
   const rows = [
     ['activation as VS Code counts it (Running Extensions: code loading + the activate() call)', `${f(w.codeLoadingMs + w.activateCallMs)} ms (${f(w.codeLoadingMs)} + ${f(w.activateCallMs)})`, '–'],
     ['extension.activate() until it resolves (also the extension host\'s own steps and other work meanwhile)', `${f(w.activationMs)} ms`, '–'],
+    ['the rest of the extension loaded and started, after activation', `${f(w.restLoadedMs)} ms`, '–'],
     ['first chain, after activation', `${f(w.firstChainMs)} ms`, '–'],
     ['the chain view meanwhile', w.viewWhileWorking ?? '(nothing)', '–'],
     ['first problems shown, after activation', `${f(w.firstDiagnosticsMs)} ms`, '–'],
@@ -27,7 +33,8 @@ export function reportVscode({ with: w, without: b, bundleBytes }, print) {
     ['extension host JS heap at the end', `${f(w.heapMb)} MB`, `${f(b.heapMb)} MB`],
     ['inotify watches, extension host', `${w.watches.extensionHost}`, `${b.watches.extensionHost}`],
     ['inotify watches, every process of the VS Code server', `${w.watches.group}`, `${b.watches.group}`],
-    ['bundle (dist/extension.js)', `${(bundleBytes / 1024).toFixed(0)} KB`, '–'],
+    ['the extension\'s JavaScript in the .vsix, every bundle (KB each)', `${shippedKb.toFixed(0)} KB (${parts})`, '–'],
+    ['… of which loaded to activate (dist/extension.js)', `${entryKb.toFixed(1)} KB`, '–'],
   ];
   print('| figure | with the extension | without (baseline window) |');
   print('|---|---:|---:|');
@@ -41,6 +48,6 @@ export function reportVscode({ with: w, without: b, bundleBytes }, print) {
     { what: 'longest event-loop delay beyond the baseline window\'s', figure: Math.max(0, w.whole.maxMs - b.whole.maxMs), limit: 50, unit: 'ms' },
     { what: 'memory (RSS) over the baseline window', figure: w.rssMb - b.rssMb, limit: 50, unit: 'MB' },
     { what: 'inotify watches added by the extension host', figure: w.watches.extensionHost - b.watches.extensionHost, limit: 50, unit: 'watches' },
-    { what: 'bundle size', figure: bundleBytes / 1024, limit: 500, unit: 'KB' },
+    { what: 'the extension\'s JavaScript in the .vsix, every bundle', figure: shippedKb, limit: 500, unit: 'KB' },
   ];
 }

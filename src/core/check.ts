@@ -1,5 +1,5 @@
 import ignore, { type Ignore } from 'ignore';
-import micromatch from 'micromatch';
+import picomatch from 'picomatch';
 import * as os from 'node:os';
 import { checkKey, refreshHost, resolveChain, type ChainRequest, type Host } from './chain';
 import { readConfig, suppress } from './config';
@@ -277,11 +277,11 @@ function anyPattern(patterns: readonly string[], nocase = false): (rel: string) 
   // is tried on the file name first, a far cheaper expression.
   const always: { name: RegExp | undefined; re: RegExp }[] = [];
   for (const p of patterns) {
-    const re = micromatch.makeRe(p, { dot: true, nocase });
+    const re = picomatch.makeRe(p, { dot: true, nocase });
     const segments = p.split('/');
     const literal = [...segments].reverse().find((seg) => /^[\w.@-]+$/.test(seg) && !/^\.+$/.test(seg));
     const last = segments[segments.length - 1];
-    if (literal === undefined) always.push({ name: last.includes('**') ? undefined : micromatch.makeRe(last, { dot: true, nocase }), re });
+    if (literal === undefined) always.push({ name: last.includes('**') ? undefined : picomatch.makeRe(last, { dot: true, nocase }), re });
     else byLiteral.set(fold(literal), [...(byLiteral.get(fold(literal)) ?? []), re]);
   }
   return (rel) => {

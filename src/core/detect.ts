@@ -1,7 +1,7 @@
-import micromatch from 'micromatch';
 import { childProcess } from './childProcess';
 import { constants as fsConstants, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
+import { globMatcher } from './globs';
 import type { Profile } from './profile';
 
 /**
@@ -37,7 +37,7 @@ export function detectFromRepository(files: readonly string[], profiles: readonl
   const out = profiles.map((profile): Detection => {
     const markers = profile.evidence.markers;
     if (!markers.length) return { profile, used: false, evidence: [] };
-    const matchers = markers.map((m) => micromatch.matcher(m, { dot: true }));
+    const matchers = markers.map(globMatcher);
     const isMarker = (f: string) => matchers.some((m) => m(f));
     const hits: string[] = [];
     for (const f of files) {
@@ -111,6 +111,17 @@ export function withMachine(detections: readonly Detection[], machine: readonly 
 /** The first dotted version number in a `--version` output (`2.1.340 (Claude Code)` → `2.1.340`). */
 export function parseVersion(output: string): string | undefined {
   return /\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?/.exec(output)?.[0];
+}
+
+/** Compare dotted versions numerically: <0, 0, >0. */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split(/[.-]/).map((x) => Number.parseInt(x, 10));
+  const pb = b.split(/[.-]/).map((x) => Number.parseInt(x, 10));
+  for (let i = 0; i < 3; i++) {
+    const d = (pa[i] || 0) - (pb[i] || 0);
+    if (d) return d;
+  }
+  return 0;
 }
 
 /**

@@ -1,4 +1,4 @@
-import micromatch from 'micromatch';
+import picomatch from 'picomatch';
 import { ParseCache } from './parseCache';
 import { isInside, type PathRules } from './paths';
 
@@ -64,7 +64,7 @@ function compiled(cache: Map<string, RegExp | undefined>, glob: string, opts: Gl
   if (known !== undefined || cache.has(glob)) return known;
   let re: RegExp | undefined;
   try {
-    re = micromatch.makeRe(expand(glob, opts), { dot: true, nocase: opts.nocase });
+    re = picomatch.makeRe(expand(glob, opts), { dot: true, nocase: opts.nocase });
   } catch {
     re = undefined;
   }
@@ -72,6 +72,18 @@ function compiled(cache: Map<string, RegExp | undefined>, glob: string, opts: Gl
   cache.set(glob, re);
   return re;
 }
+
+/**
+ * A test of `/` paths against one glob (dot files included), compiled once: the agents' patterns
+ * are asked for again at every start of the watcher and every detection.
+ */
+export function globMatcher(glob: string): (rel: string) => boolean {
+  let test = matchers.get(glob);
+  if (!test) matchers.set(glob, (test = picomatch(glob, { dot: true })));
+  return test;
+}
+
+const matchers = new Map<string, (rel: string) => boolean>();
 
 /** Why a glob is invalid, or undefined when it is fine. */
 export function globProblem(glob: string): string | undefined {
@@ -103,7 +115,7 @@ function findGlobProblem(glob: string): string | undefined {
   if (depth > 0) return 'a `{` is never closed';
   if (bracket) return 'a `[` is never closed';
   try {
-    micromatch.makeRe(glob);
+    picomatch.makeRe(glob);
   } catch (e) {
     return (e as Error).message;
   }

@@ -1,4 +1,5 @@
-import micromatch from 'micromatch';
+import picomatch from 'picomatch';
+import { globMatcher } from './globs';
 import * as nodePath from 'node:path';
 import type { PathApi } from './fs';
 import type { Profile } from './profile';
@@ -14,10 +15,19 @@ import type { Profile } from './profile';
  * file name), `**\/.claude/rules/**\/*.md` → `.claude/rules` (a folder), `**\/*.md` → nothing.
  */
 export function fixedPart(pattern: string): { path: string; isFile: boolean } {
+  let known = fixedParts.get(pattern);
+  if (!known) fixedParts.set(pattern, (known = findFixedPart(pattern)));
+  return known;
+}
+
+/** Each pattern's answer, once: the watcher asks for every agent's at each start and for each folder outside the workspace. */
+const fixedParts = new Map<string, { path: string; isFile: boolean }>();
+
+function findFixedPart(pattern: string): { path: string; isFile: boolean } {
   const segments = pattern.replace(/^(\*\*\/)+/, '').split('/');
   const fixed: string[] = [];
   for (const s of segments) {
-    if (micromatch.scan(s).isGlob) break;
+    if (picomatch.scan(s).isGlob) break;
     fixed.push(s);
   }
   return { path: fixed.join('/'), isFile: fixed.length === segments.length };
@@ -65,7 +75,7 @@ export function governedFolders(patterns: readonly string[], root: string, path:
   const compiled = patterns.map((pattern) => {
     const { path: fixed, isFile } = fixedPart(pattern);
     const dirs = fixed === '' ? [] : isFile ? fixed.split('/').slice(0, -1) : fixed.split('/');
-    return { test: micromatch.matcher(pattern, { dot: true }), marker: dirs.length ? `${path.sep}${dirs.join(path.sep)}${path.sep}` : undefined };
+    return { test: globMatcher(pattern), marker: dirs.length ? `${path.sep}${dirs.join(path.sep)}${path.sep}` : undefined };
   });
   return (file) => {
     const rel = path.relative(root, file).split(path.sep).join('/');

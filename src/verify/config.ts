@@ -3,8 +3,7 @@
 // files (permissions, hooks, MCP servers, tokens, model choices) is ever copied.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parse as parseJsonc, type ParseError } from 'jsonc-parser/lib/esm/main.js';
-import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
+import { parseJsonc, parseToml, stringifyToml, type ParseError } from '../core/formats';
 import type { VerifyTree } from './tree';
 
 /** One key written, for the report: "~/.codex/config.toml: project_doc_max_bytes". */

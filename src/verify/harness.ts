@@ -4,7 +4,8 @@ export { startFakeModel, findReadTool, listTools, sampleFromSchema } from './fak
 export { runAgent, commandLine, baseEnv, isRunnable, RUNNABLE_AGENTS } from './runAgent';
 export { compare, segmentsOf, pickRequest, protocolOf, probeLines, explainMismatch, WHERE } from './compare';
 export { materialize, gitInit } from './materialize';
-export { verify, compareVersions } from './verify';
+export { verify } from './verify';
+export { compareVersions } from '../core/detect';
 // The core, for renders a test builds itself (e.g. through a file system that hides a file).
 export { resolveChain } from '../core/chain';
 export { NodeFileSystem } from '../core/fs';

@@ -185,16 +185,6 @@ export function installedVersion(profile: Profile, loc: AgentLocation, home: str
   return /\d+\.\d+\.\d+(?:-[\w.]+)?/.exec(`${r.stdout ?? ''}\n${r.stderr ?? ''}`)?.[0];
 }
 
-/** Compare dotted versions numerically: <0, 0, >0. */
-export function compareVersions(a: string, b: string): number {
-  const pa = a.split(/[.-]/).map((x) => Number.parseInt(x, 10));
-  const pb = b.split(/[.-]/).map((x) => Number.parseInt(x, 10));
-  for (let i = 0; i < 3; i++) {
-    const d = (pa[i] || 0) - (pb[i] || 0);
-    if (d) return d;
-  }
-  return 0;
-}
 
 function defaultRender(req: ChainRequest) {
   const fsys = new NodeFileSystem();

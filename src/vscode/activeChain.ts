@@ -25,7 +25,7 @@ export interface ActiveChain {
 }
 
 const AGENT_STATE_KEY = 'instructionLens.agent';
-/** How long the first chain waits for agent detection before it shows with the agents known so far. */
+/** How long the first chain waits for agent detection (from activation) before it shows with the agents known so far. */
 const DETECTION_WAIT_MS = 400;
 
 /**
@@ -58,6 +58,8 @@ export class ActiveChainModel implements vscode.Disposable {
     private readonly settings: Settings,
     private readonly watcher: InstructionWatcher,
     private readonly log?: vscode.LogOutputChannel,
+    /** When activation began (`performance.now()`): loading this part of the extension counts in the wait below. */
+    since = performance.now(),
   ) {
     this.disposables.push(
       vscode.window.onDidChangeActiveTextEditor(() => this.followEditor()),
@@ -74,9 +76,10 @@ export class ActiveChainModel implements vscode.Disposable {
     // The first chain reads the disk and git: after activation returns, so the editor and the
     // other extensions starting beside this one do not wait for it (the view says it is working),
     // and once the agents the workspace uses are known (git lists them off this thread) — or
-    // after DETECTION_WAIT_MS: a slower listing (seconds on a large repository) does not hold the
+    // DETECTION_WAIT_MS after activation: a slower listing (seconds on a large repository) does not hold the
     // chain back, and its answer refreshes the chain when it changes the agents.
-    const detected = Promise.race([settings.ready(), new Promise<void>((resolve) => setTimeout(resolve, DETECTION_WAIT_MS))]);
+    const wait = Math.max(0, DETECTION_WAIT_MS - (performance.now() - since));
+    const detected = Promise.race([settings.ready(), new Promise<void>((resolve) => setTimeout(resolve, wait))]);
     this.starting = setTimeout(() => void detected.then(() => this.starting && this.refresh()));
   }
 

@@ -1,10 +1,9 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ActiveChain, ActiveChainModel } from './activeChain';
-import { VIEW_ID } from './chainView';
+import { VIEW_ID } from './ids';
 import { amount, budgetWords, displayPath, injected, profileName, quantity } from './format';
 import { VERIFY_COMMAND, type Verifications } from './verification';
-import { isRunnable } from '../verify/runAgent';
 
 /** From this share of the limit on, the item warns. */
 const WARN_AT = 0.9;
@@ -12,12 +11,11 @@ const WARN_AT = 0.9;
 const TOP_SOURCES = 5;
 
 /**
- * The status bar item: how much of the selected agent's budget the active file's chain uses.
- * Warning colours from 90 %, error colours over the limit or when something is cut or left out.
+ * The status bar item (made at activation, src/vscode/surface.ts): how much of the selected
+ * agent's budget the active file's chain uses. Warning colours from 90 %, error colours over the
+ * limit or when something is cut or left out.
  */
-export function registerBudgetStatus(model: ActiveChainModel, verifications: Verifications): vscode.Disposable & { item: vscode.StatusBarItem } {
-  const item = vscode.window.createStatusBarItem('instructionLens.budget', vscode.StatusBarAlignment.Right, 100);
-  item.name = 'Instruction Lens Budget';
+export function registerBudgetStatus(item: vscode.StatusBarItem, model: ActiveChainModel, verifications: Verifications): vscode.Disposable & { item: vscode.StatusBarItem } {
   item.command = { title: 'Show the instruction chain', command: `${VIEW_ID}.focus` };
   const update = (active: ActiveChain | undefined) => {
     if (!active) return item.hide();
@@ -50,7 +48,7 @@ export function registerBudgetStatus(model: ActiveChainModel, verifications: Ver
     if (chain.fatal) md.appendMarkdown(`$(error) ${chain.fatal}\n\n`);
     const verified = verifications.notice(profile);
     if (verified) md.appendMarkdown(`$(${verified.startsWith('verified') ? 'pass' : 'warning'}) ${verified}\n\n`);
-    if (isRunnable(profile.id) && vscode.workspace.isTrusted) md.appendMarkdown(`[Verify with the installed ${profile.agent}](command:${VERIFY_COMMAND})\n\n`);
+    if (profile.localRun && vscode.workspace.isTrusted) md.appendMarkdown(`[Verify with the installed ${profile.agent}](command:${VERIFY_COMMAND})\n\n`);
     const notice = model.versionNotice(profile);
     if (notice) md.appendMarkdown(`$(info) ${notice}\n\n`);
     md.appendMarkdown('Click to show the chain.');
@@ -63,7 +61,7 @@ export function registerBudgetStatus(model: ActiveChainModel, verifications: Ver
     item,
     dispose: () => {
       subscription.dispose();
-      item.dispose();
+      item.hide();
     },
   };
 }

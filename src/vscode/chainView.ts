@@ -5,9 +5,11 @@ import type { LoadTime, Source } from '../core/model';
 import type { Profile } from '../core/profile';
 import type { Verifications } from './verification';
 import type { ActiveChain, ActiveChainModel } from './activeChain';
+import { VIEW_ID, WORKING_MESSAGE } from './ids';
+import type { Surface } from './surface';
 import { budgetText, displayPath, escapeMarkdown, injected, NOT_LOADED, onDisk, profileName, profileSummary, quantity, scopeText, STATUS_LABEL, statusIcon, workspacePath } from './format';
 
-export const VIEW_ID = 'instructionLens.chain';
+export { VIEW_ID };
 /** Shows the chain view with a file's row selected (the CodeLens's click). */
 export const REVEAL_COMMAND = 'instructionLens.revealInChain';
 
@@ -231,11 +233,12 @@ function tooltip(source: Source, active: ActiveChain): vscode.MarkdownString {
 
 /**
  * The sidebar: the tree, its title bar (agent and budget), the agent switcher, refresh, and
- * the button of the welcome view that creates the agent's main file.
+ * the button of the welcome view that creates the agent's main file. The view itself was
+ * registered at activation (src/vscode/surface.ts); this fills it.
  */
-export function registerChainView(model: ActiveChainModel, verifications: Verifications): vscode.Disposable & { provider: ChainTreeProvider; view: vscode.TreeView<ChainNode> } {
+export function registerChainView(surface: Surface, model: ActiveChainModel, verifications: Verifications): vscode.Disposable & { provider: ChainTreeProvider; view: vscode.TreeView<ChainNode> } {
   const provider = new ChainTreeProvider();
-  const view = vscode.window.createTreeView(VIEW_ID, { treeDataProvider: provider });
+  const view = surface.view as vscode.TreeView<ChainNode>;
   const update = (active: ActiveChain | undefined) => {
     provider.update(active);
     // The agent is named in the message, not the title: the workbench capitalizes view titles
@@ -243,7 +246,7 @@ export function registerChainView(model: ActiveChainModel, verifications: Verifi
     const profile = model.profile;
     if (!active) {
       view.description = undefined;
-      view.message = model.working ? 'Reading the instruction files…' : undefined;
+      view.message = model.working ? WORKING_MESSAGE : undefined;
       return;
     }
     const { chain } = active;
@@ -262,15 +265,15 @@ export function registerChainView(model: ActiveChainModel, verifications: Verifi
   };
   update(model.current);
   const disposables = [
-    view,
     provider,
+    surface.setTreeProvider(provider as vscode.TreeDataProvider<unknown>),
     model.onDidChange(update),
     verifications.onDidChange(() => update(model.current)),
-    vscode.commands.registerCommand('instructionLens.selectAgent', () => pickAgent(model)),
-    vscode.commands.registerCommand('instructionLens.refresh', () => model.refresh()),
-    vscode.commands.registerCommand('instructionLens.createInstructionFile', () => createInstructionFile(model)),
-    vscode.commands.registerCommand(REVEAL_COMMAND, (file?: string, agentId?: string) => revealInChain(model, provider, view, file, agentId)),
-    vscode.commands.registerCommand('instructionLens.revealSource', (node?: SourceNode) => {
+    surface.registerCommand('instructionLens.selectAgent', () => pickAgent(model)),
+    surface.registerCommand('instructionLens.refresh', () => model.refresh()),
+    surface.registerCommand('instructionLens.createInstructionFile', () => createInstructionFile(model)),
+    surface.registerCommand(REVEAL_COMMAND, (file?: string, agentId?: string) => revealInChain(model, provider, view, file, agentId)),
+    surface.registerCommand('instructionLens.revealSource', (node?: SourceNode) => {
       if (node?.type === 'source') return vscode.commands.executeCommand('revealInExplorer', vscode.Uri.file(node.source.path));
     }),
   ];

@@ -12,6 +12,7 @@ import type { Diagnostic } from '../core/model';
 import type { ActiveChainModel } from './activeChain';
 import { CheckWorker } from './checkWorker';
 import type { Settings } from './settings';
+import type { Surface } from './surface';
 import type { InstructionWatcher } from './watcher';
 
 export const DIAGNOSTIC_SOURCE = 'instruction-lens';
@@ -340,8 +341,6 @@ function toVscode(group: Diagnostic[]): vscode.Diagnostic {
  * those that write are not offered in an untrusted workspace.
  */
 class InstructionQuickFixes implements vscode.CodeActionProvider {
-  static readonly metadata: vscode.CodeActionProviderMetadata = { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] };
-
   constructor(private readonly diagnostics: InstructionDiagnostics) {}
 
   provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
@@ -447,10 +446,10 @@ function relativeTo(fromFile: string, target: string): string {
   return path.relative(path.dirname(fromFile), target) || path.basename(target);
 }
 
-export function registerDiagnostics(model: ActiveChainModel, settings: Settings, watcher: InstructionWatcher, log?: vscode.LogOutputChannel): vscode.Disposable {
+export function registerDiagnostics(surface: Surface, model: ActiveChainModel, settings: Settings, watcher: InstructionWatcher, log?: vscode.LogOutputChannel): vscode.Disposable {
   const diagnostics = new InstructionDiagnostics(model, settings, watcher, log);
   return vscode.Disposable.from(
     diagnostics,
-    vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new InstructionQuickFixes(diagnostics), InstructionQuickFixes.metadata),
+    surface.registerCodeActionsProvider({ scheme: 'file' }, new InstructionQuickFixes(diagnostics)),
   );
 }

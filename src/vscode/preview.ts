@@ -5,8 +5,10 @@ import type { Profile } from '../core/profile';
 import { PROFILES } from '../core/profiles';
 import type { ActiveChainModel, ResolvedChain } from './activeChain';
 import { profileName, profileSummary, workspacePath } from './format';
+import { PREVIEW_SCHEME } from './ids';
+import type { Surface } from './surface';
 
-export const PREVIEW_SCHEME = 'instruction-lens';
+export { PREVIEW_SCHEME };
 
 /** Every line we add starts and ends with this, so it cannot be mistaken for the agent's text. */
 const RULE = '────';
@@ -98,13 +100,13 @@ async function pickProfile(model: ActiveChainModel, title: string, except?: Prof
   return (await vscode.window.showQuickPick(items, { title, placeHolder: 'Agent' }))?.profile;
 }
 
-export function registerPreview(model: ActiveChainModel): vscode.Disposable {
+export function registerPreview(surface: Surface, model: ActiveChainModel): vscode.Disposable {
   const provider = new PromptPreviewProvider(model);
   return vscode.Disposable.from(
     provider,
-    vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, provider),
+    surface.registerTextDocumentContentProvider(PREVIEW_SCHEME, provider),
     // In the active editor group, as a tab of its own: the preview is read in full, not beside.
-    vscode.commands.registerCommand('instructionLens.previewPrompt', async () => {
+    surface.registerCommand('instructionLens.previewPrompt', async () => {
       const active = model.current;
       if (!active) {
         void vscode.window.showInformationMessage('Open a file first: the preview shows what the agent injects for it.');
@@ -113,7 +115,7 @@ export function registerPreview(model: ActiveChainModel): vscode.Disposable {
       await openPreview(previewUri(active.profile, active.uri), { viewColumn: vscode.ViewColumn.Active, preview: false });
     }),
     // Ids may be given (from a keybinding's args); otherwise the user picks both agents.
-    vscode.commands.registerCommand('instructionLens.compareAgents', async (leftId?: string, rightId?: string) => {
+    surface.registerCommand('instructionLens.compareAgents', async (leftId?: string, rightId?: string) => {
       const active = model.current;
       if (!active) {
         void vscode.window.showInformationMessage('Open a file first: the comparison shows what two agents inject for it.');

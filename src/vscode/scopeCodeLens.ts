@@ -7,6 +7,7 @@ import type { ActiveChainModel, ResolvedChain } from './activeChain';
 import { REVEAL_COMMAND } from './chainView';
 import { displayPath, escapeMarkdown, injected, onDisk, profileName, quantity, scopeText, STATUS_LABEL } from './format';
 import type { Settings } from './settings';
+import type { Surface } from './surface';
 
 /** Statuses that mean the agent does read the file (now, on read, or when a match is read). */
 const READ = new Set<Source['status']>(['loaded', 'truncated', 'on-read', 'not-matched', 'listed']);
@@ -193,7 +194,7 @@ class ImportHoverProvider implements vscode.HoverProvider {
  * agents read it and what it costs (registered only while `instructionLens.codeLens.enabled`),
  * and on each `@import` where it leads; links and hovers on the imports.
  */
-export function registerScopeCodeLens(model: ActiveChainModel, settings: Settings): vscode.Disposable {
+export function registerScopeCodeLens(surface: Surface, model: ActiveChainModel, settings: Settings): vscode.Disposable {
   const facts = new InstructionFileFacts(model);
   let registrations: vscode.Disposable | undefined;
   const register = (e?: vscode.ConfigurationChangeEvent) => {
@@ -201,12 +202,12 @@ export function registerScopeCodeLens(model: ActiveChainModel, settings: Setting
     registrations?.dispose();
     const selector = [...new Set(model.profiles.flatMap((p) => p.filePatterns))].map((pattern) => ({ scheme: 'file', pattern }));
     const parts: vscode.Disposable[] = [
-      vscode.languages.registerDocumentLinkProvider(selector, new ImportLinkProvider(facts)),
-      vscode.languages.registerHoverProvider(selector, new ImportHoverProvider(facts)),
+      surface.registerDocumentLinkProvider(selector, new ImportLinkProvider(facts)),
+      surface.registerHoverProvider(selector, new ImportHoverProvider(facts)),
     ];
     if (settings.get('codeLens.enabled')) {
       const provider = new ScopeCodeLensProvider(model, facts);
-      parts.push(provider, vscode.languages.registerCodeLensProvider(selector, provider));
+      parts.push(provider, surface.registerCodeLensProvider(selector, provider));
     }
     registrations = vscode.Disposable.from(...parts);
   };

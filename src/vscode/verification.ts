@@ -1,15 +1,17 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { compareVersions } from '../core/detect';
 import type { Profile } from '../core/profile';
-import { compareVersions, verify, type AgentVerification } from '../verify/verify';
-import { isRunnable } from '../verify/runAgent';
+import type * as Verify from '../verify/verify';
+import type { AgentVerification } from '../verify/verify';
 import type { ActiveChainModel } from './activeChain';
 import { profileName } from './format';
+import { VERIFY_SCHEME as SCHEME } from './ids';
 import type { Settings } from './settings';
+import type { Surface } from './surface';
 
 export const VERIFY_COMMAND = 'instructionLens.verifyWithInstalledAgent';
 const SHOW_COMMAND = 'instructionLens.showVerification';
-const SCHEME = 'instruction-lens-verify';
 const STATE_KEY = 'instructionLens.verifications';
 
 /** The last verification of one agent on this machine. */
@@ -109,7 +111,7 @@ async function showDifferences(verifications: Verifications, agent: string): Pro
  * meter and the chain header. Not offered in Restricted Mode: it runs a program from this machine
  * inside a copy of the workspace.
  */
-export function registerVerification(model: ActiveChainModel, settings: Settings, verifications: Verifications): vscode.Disposable {
+export function registerVerification(surface: Surface, model: ActiveChainModel, settings: Settings, verifications: Verifications): vscode.Disposable {
   const run = async (): Promise<AgentVerification | undefined> => {
     if (!vscode.workspace.isTrusted) {
       void vscode.window.showWarningMessage('Instruction Lens: verifying runs an agent installed on this machine, which Restricted Mode does not allow.');
@@ -129,7 +131,7 @@ export function registerVerification(model: ActiveChainModel, settings: Settings
       const abort = new AbortController();
       const sub = token.onCancellationRequested(() => abort.abort());
       try {
-        return await verify({
+        return await verifyLib().verify({
           target: uri.fsPath,
           launchDir: chain.launchDir,
           home: chain.home,
@@ -160,15 +162,24 @@ export function registerVerification(model: ActiveChainModel, settings: Settings
       });
       await showDifferences(verifications, a.agent);
     } else {
-      const why = isRunnable(profile.id) ? a.reason : a.reason?.replace(/^cannot be verified: /, '');
+      const why = profile.localRun ? a.reason : a.reason?.replace(/^cannot be verified: /, '');
       void vscode.window.showWarningMessage(`Instruction Lens could not verify ${profileName(profile)}: ${why}`);
     }
     return a;
   };
   return vscode.Disposable.from(
     verifications,
-    vscode.workspace.registerTextDocumentContentProvider(SCHEME, new VerificationDocuments(verifications)),
-    vscode.commands.registerCommand(VERIFY_COMMAND, run),
-    vscode.commands.registerCommand(SHOW_COMMAND, (agent?: string) => showDifferences(verifications, agent ?? model.profile.id)),
+    surface.registerTextDocumentContentProvider(SCHEME, new VerificationDocuments(verifications)),
+    surface.registerCommand(VERIFY_COMMAND, run),
+    surface.registerCommand(SHOW_COMMAND, (agent?: string) => showDifferences(verifications, agent ?? model.profile.id)),
   );
+}
+
+/**
+ * The verification (src/verify/), loaded when the user first verifies: the extension's build
+ * keeps it in a bundle of its own (scripts/build.mjs), which nothing else needs.
+ */
+function verifyLib(): typeof Verify {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('../verify/verify') as typeof Verify;
 }

@@ -1,8 +1,8 @@
 import { watch, type FSWatcher } from 'chokidar';
 import { readdirSync, statSync, type Stats } from 'node:fs';
 import * as path from 'node:path';
-import micromatch from 'micromatch';
 import * as vscode from 'vscode';
+import { globMatcher } from '../core/globs';
 import { SKIP_DIRS } from '../core/paths';
 import { fixedNames } from '../core/patterns';
 import type { Profile } from '../core/profile';
@@ -134,7 +134,7 @@ export class InstructionWatcher implements vscode.Disposable {
     this.folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
     // Every agent's files, not only the enabled ones: a new GEMINI.md may change which agents are detected,
     // and the repository's configuration file changes which problems are shown.
-    const tests = [...new Set([...PROFILES.flatMap((p) => p.filePatterns), CONFIG_FILE])].map((pattern) => micromatch.matcher(pattern, { dot: true }));
+    const tests = [...new Set([...PROFILES.flatMap((p) => p.filePatterns), CONFIG_FILE])].map(globMatcher);
     this.matchesPattern = (rel) => tests.some((test) => test(rel));
     this.baseExact = [
       ...profiles.flatMap((p) => p.globalPaths({ home, platform: process.platform, env: process.env })),

@@ -1,4 +1,4 @@
-import micromatch from 'micromatch';
+import picomatch from 'picomatch';
 import { diag, nearestExisting } from '../diagnostics';
 import type { PathApi } from '../fs';
 import { parseFrontmatter, stringList } from '../frontmatter';
@@ -157,7 +157,7 @@ class MemoryLoader {
       if (this.ctx.fs.stat(file)) this.sources.push(base({ status: 'duplicate', reason: 'Already loaded earlier in the chain; Claude Code loads each file once.' }));
       return { entries: [], exists: true };
     }
-    if ((type === 'User' || type === 'Project' || type === 'Local') && this.excludes.length && micromatch.isMatch(file.replace(/\\/g, '/'), this.excludes, { dot: true })) {
+    if ((type === 'User' || type === 'Project' || type === 'Local') && this.excludes.length && picomatch.isMatch(file.replace(/\\/g, '/'), this.excludes, { dot: true })) {
       if (this.ctx.fs.stat(file)) this.sources.push(base({ status: 'excluded', reason: 'Matched by claudeMdExcludes, so Claude Code skips it.' }));
       return { entries: [], exists: !!this.ctx.fs.stat(file) };
     }

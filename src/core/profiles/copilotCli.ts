@@ -412,7 +412,7 @@ const cliGlob = new ParseCache((pattern: string): string | boolean => {
   if (p === '**/') return true;
   if (p.endsWith('/') || p.includes('//')) return false; // directories do not match the files in them
   // A pattern without "/" matches the file name at any depth; case-sensitive. `[!x]` negates
-  // (micromatch reads it as a literal, hence the rewrite to `[^x]`).
+  // (picomatch reads it as a literal, hence the rewrite to `[^x]`).
   return p.replace(/\[!/g, '[^');
 });
 

@@ -1,0 +1,3 @@
+// What the core uses of the markdown lexer: its own bundle in the extension (scripts/build.mjs),
+// loaded on first use (src/core/lazy.ts), and only these parts of the library in it.
+export { Lexer } from 'marked';
