@@ -119,15 +119,25 @@ interface Ref {
 }
 
 class MemoryLoader {
-  readonly sources: Source[] = [];
-  readonly diagnostics: Diagnostic[] = [];
-  private readonly processed = new Set<string>();
+  readonly sources: Source[];
+  readonly diagnostics: Diagnostic[];
+  private readonly processed: Set<string>;
   private readonly approved: boolean;
   private readonly excludes: string[];
 
-  constructor(private readonly ctx: ResolveContext) {
-    this.approved = externalIncludesApproved(ctx);
-    this.excludes = excludePatterns(ctx);
+  /**
+   * A new loader, or one that goes on from where `from.loader` stopped (its sources passed
+   * through `from.source`, which may copy them), leaving `from.loader` as it is.
+   */
+  constructor(
+    private readonly ctx: ResolveContext,
+    from?: { loader: MemoryLoader; source: (s: Source) => Source },
+  ) {
+    this.sources = from ? from.loader.sources.map(from.source) : [];
+    this.diagnostics = from ? from.loader.diagnostics.slice() : [];
+    this.processed = new Set(from?.loader.processed);
+    this.approved = from ? from.loader.approved : externalIncludesApproved(ctx);
+    this.excludes = from ? from.loader.excludes : excludePatterns(ctx);
   }
 
   /** Whether a path (or its real path) was already loaded. */
@@ -354,12 +364,74 @@ interface Found {
  * only warns about a large file), render.
  */
 function resolve(ctx: ResolveContext): ProfileResult {
-  const found: Found = { loader: new MemoryLoader(ctx), start: [], nested: [], nestedAgents: [], conditional: [] };
-  const hasClaudeMd = findAtStart(ctx, found);
-  findOnRead(ctx, found, hasClaudeMd);
+  // The target's own copy: matching and measuring set the status and reason of its sources.
+  const found = copyFound(ctx, walkedTo(ctx, folderOf(ctx.fs, ctx.target)).found, true);
   const matched = matchRules(ctx, found);
   measure(ctx.fs.path, found, matched);
   return render(found, matched);
+}
+
+/** What the chain holds once the folders down to one folder are loaded, before the target's rules are matched. */
+interface Walked {
+  found: Found;
+  /** Whether a CLAUDE.md-type file with content exists from the root down to the launch folder. */
+  hasClaudeMd: boolean;
+}
+
+/**
+ * The chain down to `folder`: the start (findAtStart), then each folder below the launch folder,
+ * outermost first (onReadFolder). What a folder adds depends only on the folders above it, so
+ * every chain of one refresh through a folder shares that folder's step (ctx.memo): `check`
+ * resolves a chain for every folder holding instruction files, and each went through every
+ * folder above its own again, reading, parsing and following the same imports. A step goes on
+ * from a copy of its parent's, which nothing changes afterwards.
+ */
+function walkedTo(ctx: ResolveContext, folder: string): Walked {
+  // Everything a step depends on besides the disk and the folders: the launch folder, the home,
+  // the settings (approved imports, excludes).
+  const key = JSON.stringify([ctx.launchDir, ctx.home, ctx.platform, ctx.env.CLAUDE_CONFIG_DIR ?? null, ctx.settings]);
+  let at = ctx.memo(`start\0${key}`, (): Walked => {
+    const found: Found = { loader: new MemoryLoader(ctx), start: [], nested: [], nestedAgents: [], conditional: [] };
+    return { found, hasClaudeMd: findAtStart(ctx, found) };
+  });
+  for (const dir of dirsBelow(ctx.launchDir, folder, ctx.fs)) {
+    const above = at;
+    at = ctx.memo(`folder\0${key}\0${dir}`, (): Walked => {
+      const found = copyFound(ctx, above.found, false);
+      onReadFolder(ctx, found, above.hasClaudeMd, dir);
+      return { found, hasClaudeMd: above.hasClaudeMd };
+    });
+  }
+  return at;
+}
+
+/**
+ * A copy of what a walk found, to add to: with `fresh`, its sources and entries are copies too,
+ * for the steps that change them (matching, measuring); else they are shared, since loading
+ * more files never changes the sources already loaded.
+ */
+function copyFound(ctx: ResolveContext, f: Found, fresh: boolean): Found {
+  const sources = new Map<Source, Source>();
+  const entries = new Map<Entry, Entry>();
+  const source = (s: Source): Source => {
+    if (!fresh) return s;
+    let c = sources.get(s);
+    if (!c) sources.set(s, (c = { ...s }));
+    return c;
+  };
+  const entry = (e: Entry): Entry => {
+    if (!fresh) return e;
+    let c = entries.get(e);
+    if (!c) entries.set(e, (c = { ...e, source: source(e.source) }));
+    return c;
+  };
+  return {
+    loader: new MemoryLoader(ctx, { loader: f.loader, source }),
+    start: f.start.map(entry),
+    nested: f.nested.map(entry),
+    nestedAgents: f.nestedAgents.map(entry),
+    conditional: f.conditional.map((c) => ({ ...c, entry: entry(c.entry) })),
+  };
 }
 
 /** Rules of one `.claude/rules` folder: unconditional ones join `into`, the rest wait for a read. */
@@ -406,20 +478,18 @@ function findAtStart(ctx: ResolveContext, found: Found): boolean {
   return hasClaudeMd;
 }
 
-/** On read: the directories below the launch dir down to the target's. */
-function findOnRead(ctx: ResolveContext, found: Found, hasClaudeMd: boolean): void {
+/** On read: one directory below the launch dir, on the way down to the target's. */
+function onReadFolder(ctx: ResolveContext, found: Found, hasClaudeMd: boolean, dir: string): void {
   const path = ctx.fs.path;
   const { loader, nested } = found;
-  for (const dir of dirsBelow(ctx.launchDir, folderOf(ctx.fs, ctx.target), ctx.fs)) {
-    const dirHasClaude = claudeTypeFiles(ctx.fs.path, dir).some((f) => hasContent(ctx, f));
-    nested.push(...loader.load(path.join(dir, 'CLAUDE.md'), 'Project', 'project', dir, 'on-read').entries);
-    nested.push(...loader.load(path.join(dir, '.claude', 'CLAUDE.md'), 'Project', 'project', dir, 'on-read').entries);
-    findRules(ctx, found, path.join(dir, '.claude', 'rules'), 'Project', dir, dir, nested, 'on-read');
-    const agents = path.join(dir, 'AGENTS.md');
-    if (!hasClaudeMd && !dirHasClaude) found.nestedAgents.push(...loader.load(agents, 'Project', 'project', dir, 'on-read').entries);
-    else if (ctx.fs.stat(agents)?.type === 'file') shadowed(ctx, loader, agents, dir, 'on-read');
-    nested.push(...loader.load(path.join(dir, 'CLAUDE.local.md'), 'Local', 'local', dir, 'on-read').entries);
-  }
+  const dirHasClaude = claudeTypeFiles(ctx.fs.path, dir).some((f) => hasContent(ctx, f));
+  nested.push(...loader.load(path.join(dir, 'CLAUDE.md'), 'Project', 'project', dir, 'on-read').entries);
+  nested.push(...loader.load(path.join(dir, '.claude', 'CLAUDE.md'), 'Project', 'project', dir, 'on-read').entries);
+  findRules(ctx, found, path.join(dir, '.claude', 'rules'), 'Project', dir, dir, nested, 'on-read');
+  const agents = path.join(dir, 'AGENTS.md');
+  if (!hasClaudeMd && !dirHasClaude) found.nestedAgents.push(...loader.load(agents, 'Project', 'project', dir, 'on-read').entries);
+  else if (ctx.fs.stat(agents)?.type === 'file') shadowed(ctx, loader, agents, dir, 'on-read');
+  nested.push(...loader.load(path.join(dir, 'CLAUDE.local.md'), 'Local', 'local', dir, 'on-read').entries);
 }
 
 /** A rule with `paths:` loads on read of a file they match, relative to the folder above its `.claude`. */
