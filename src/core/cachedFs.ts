@@ -20,6 +20,8 @@ export class CachedFileSystem implements FileSystem {
   private readonly prefixes = new Map<string, { bytes: Uint8Array } | { error: unknown }>();
   private readonly dirs = new Map<string, DirEntry[]>();
   private readonly names = new Map<string, string[]>();
+  /** The names of each folder listed, for `absent`. */
+  private readonly listed = new Map<string, Set<string>>();
   private readonly reals = new Map<string, string>();
   private readonly memos = new Map<string, unknown>();
   private readonly byPath = new Map<string, Map<string, unknown>>();
@@ -51,6 +53,7 @@ export class CachedFileSystem implements FileSystem {
     copy(this.links, next.links);
     copy(this.reads, next.reads);
     copy(this.dirs, next.dirs);
+    copy(this.listed, next.listed);
     copy(this.reals, next.reals);
     for (const [kind, answers] of this.byPath) copy(answers, next.byPath.set(kind, new Map()).get(kind)!);
     return next;
@@ -63,9 +66,33 @@ export class CachedFileSystem implements FileSystem {
 
   stat(p: string): FileStat | undefined {
     if (this.stats.has(p)) return this.stats.get(p);
-    const st = this.inner.stat(p);
+    const st = this.absent(p) ? undefined : this.inner.stat(p);
     this.stats.set(p, st);
     return st;
+  }
+
+  /**
+   * Whether what this refresh knows already says nothing is at `p`: its folder is not one, or was
+   * listed without its name. Most paths the profiles ask about do not exist (AGENTS.md, CLAUDE.md,
+   * GEMINI.md, .github, .claude in every folder of every chain), and each would cost a system
+   * call. Not on a disk that ignores case, where a listing's `claude.md` opens as CLAUDE.md.
+   */
+  private absent(p: string): boolean {
+    const path = this.path;
+    const parent = path.dirname(p);
+    if (parent === p) return false;
+    const known = this.stats.get(parent);
+    if (known ? known.type !== 'dir' : this.stats.has(parent)) return true;
+    if (this.inner.caseInsensitive) return false;
+    const names = this.listed.get(parent);
+    const name = path.basename(p);
+    // `.`, `..` and a trailing separator name no entry of the listing.
+    return !!names && name !== '.' && name !== '..' && path.join(parent, name) === p && !names.has(name);
+  }
+
+  /** Remember a folder's names, for `absent`. */
+  private list(p: string, names: readonly string[]): void {
+    this.listed.set(p, new Set(names));
   }
 
   isSymlink(p: string): boolean {
@@ -109,7 +136,10 @@ export class CachedFileSystem implements FileSystem {
     let entries = this.dirs.get(p);
     // Most folders asked about do not exist (`.claude/rules` in every folder of a chain): the
     // cached `stat` answers, where listing would cost a system call and an exception.
-    if (!entries) this.dirs.set(p, (entries = this.stat(p)?.type === 'dir' ? this.inner.readDir(p) : []));
+    if (!entries) {
+      this.dirs.set(p, (entries = this.stat(p)?.type === 'dir' ? this.inner.readDir(p) : []));
+      if (!this.listed.has(p) && entries.length) this.list(p, entries.map((e) => e.name));
+    }
     // A copy: callers may sort or filter what they get.
     return entries.slice();
   }
@@ -120,6 +150,7 @@ export class CachedFileSystem implements FileSystem {
       const listed = this.dirs.get(p);
       names = listed ? listed.map((e) => e.name) : this.stat(p)?.type !== 'dir' ? [] : (this.inner.readDirNames?.(p) ?? this.inner.readDir(p).map((e) => e.name));
       this.names.set(p, names);
+      if (!this.listed.has(p) && names.length) this.list(p, names);
     }
     return names.slice();
   }

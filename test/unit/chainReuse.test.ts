@@ -11,7 +11,7 @@ import { build, HOME, treeSpec, type BuiltTree } from './fuzz/trees';
 // resolves a chain for every folder, the extension one per file it shows). On random trees,
 // every chain resolved in one shared refresh must equal the same chain resolved alone.
 
-const REUSING = ['claude-code'];
+const REUSING = ['claude-code', 'copilot-cli', 'codex'];
 
 /** Every chain of the tree in one refresh, and each alone; returns the first target where they differ. */
 function compare(t: BuiltTree, id: string, launchAtFolder: boolean, reverse: boolean, shared: Host): string | undefined {

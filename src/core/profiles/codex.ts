@@ -360,17 +360,23 @@ function cutToBudget(ctx: ResolveContext, f: Found, r: Extract<DocRead, { state:
 
 /** Below the launch dir: never loaded, neither at start nor when a file there is read (observed on codex 0.171.0). */
 function reportBelowLaunchDir(ctx: ResolveContext, names: string[], out: Collected): void {
+  const key = JSON.stringify([ctx.launchDir, names]);
   for (const dir of dirsBelow(ctx.launchDir, folderOf(ctx.fs, ctx.target), ctx.fs)) {
-    const f = pickInDir(ctx, dir, names);
-    if (!f?.path) continue;
-    out.sources.push(
-      docSource(f.path, 'project', dir, readDoc(ctx, f.path, 0), {
+    // The same for every chain through the folder (`check` resolves one per folder): once per refresh.
+    const below = ctx.memo(`folder\0${key}\0${dir}`, () => {
+      const f = pickInDir(ctx, dir, names);
+      if (!f?.path) return undefined;
+      const source = docSource(f.path, 'project', dir, readDoc(ctx, f.path, 0), {
         status: 'excluded',
         reason: 'Below the launch directory: Codex reads instruction files only from the project root down to where it starts, and never loads this one, not even when it reads a file here.',
-      }),
-    );
-    // By design, not a fault: launching Codex there loads it. A hint, not a problem.
-    out.diagnostics.push(diag('not-loaded', f.path, `Codex does not load this file when launched in ${ctx.launchDir}: it reads ${ctx.fs.path.basename(f.path)} files only from the project root down to the launch directory. Start Codex in ${dir} (or below) to load it.`, undefined, undefined, 'hint'));
+      });
+      // By design, not a fault: launching Codex there loads it. A hint, not a problem.
+      const hint = diag('not-loaded', f.path, `Codex does not load this file when launched in ${ctx.launchDir}: it reads ${ctx.fs.path.basename(f.path)} files only from the project root down to the launch directory. Start Codex in ${dir} (or below) to load it.`, undefined, undefined, 'hint');
+      return { source, hint };
+    });
+    if (!below) continue;
+    out.sources.push({ ...below.source });
+    out.diagnostics.push(below.hint);
   }
 }
 

@@ -110,24 +110,49 @@ interface RuleFile {
 
 type Group = 'user' | 'root' | 'cwd' | 'extra';
 
+/** How a file's text first arrived in the prompt. */
+interface Arrival {
+  how: string;
+  source: Source;
+}
+
+/** The real paths one step asked about (`touched`) and the arrivals it added, while recorded. */
+interface Recording {
+  touched: Set<string>;
+  added: Map<string, Arrival>;
+}
+
 class Resolver {
-  readonly sources: Source[] = [];
-  readonly diagnostics: Diagnostic[] = [];
+  readonly sources: Source[];
+  readonly diagnostics: Diagnostic[];
   readonly root: string;
   readonly cwd: string;
   readonly configDir: string;
   readonly realRoot: string;
   /** Files whose text is in the prompt, by real path: how each arrived first. */
-  private readonly sent = new Map<string, { how: string; source: Source }>();
+  readonly sent: Map<string, Arrival>;
   /** Above 0 while the imports of a second copy are inlined. */
   private quiet = 0;
+  /** While set, what the prompt's state is asked and given (see folderShare). */
+  record?: Recording;
 
-  constructor(readonly ctx: ResolveContext) {
+  /**
+   * A new resolver, or one that goes on from where `from` stopped (with copies of its sources,
+   * or, with `empty`, none of them: for a step whose own additions are wanted), leaving `from` as it is.
+   */
+  constructor(
+    readonly ctx: ResolveContext,
+    from?: { resolver: Resolver; empty?: boolean },
+  ) {
+    const base = from?.resolver;
+    this.sources = !base || from.empty ? [] : base.sources.map((s) => ({ ...s }));
+    this.diagnostics = !base || from.empty ? [] : base.diagnostics.slice();
+    this.sent = new Map(base?.sent);
     this.cwd = ctx.launchDir;
     // The repository root, else the launch dir alone (observed p8: without git nothing above is read).
-    this.root = findGitRoot(ctx.fs, ctx.launchDir) ?? ctx.launchDir;
-    this.realRoot = ctx.fs.realPath(this.root);
-    this.configDir = configDir(ctx, ctx.fs.path);
+    this.root = base ? base.root : (findGitRoot(ctx.fs, ctx.launchDir) ?? ctx.launchDir);
+    this.realRoot = base ? base.realRoot : ctx.fs.realPath(this.root);
+    this.configDir = base ? base.configDir : configDir(ctx, ctx.fs.path);
   }
 
   /** The file the CLI reads for `name` in `dir` (see ANY_CASE). */
@@ -137,10 +162,12 @@ class Resolver {
     // On a case-insensitive disk the open of `AGENTS.md` would find `agents.md` too; the name
     // shown is the folder's own, as on Linux, where the CLI can only have found it by listing.
     // Unsure which of the two spellings the CLI itself prints there (not run on macOS).
-    if (!ANY_CASE.has(name) || (!this.ctx.fs.caseInsensitive && this.ctx.fs.stat(exact))) return exact;
+    if (!ANY_CASE.has(name)) return exact;
     // Most folders hold no such name in any case: their names alone say so, without listing
-    // each entry in the file system's order (most of the cost of a large tree's check).
+    // each entry in the file system's order (most of the cost of a large tree's check), and
+    // without asking the disk for each name.
     if (!this.namesIgnoringCase(dir).has(name.toLowerCase())) return exact;
+    if (!this.ctx.fs.caseInsensitive && this.ctx.fs.stat(exact)) return exact;
     const hit = this.filesIgnoringCase(dir).get(name.toLowerCase());
     return hit ? path.join(dir, hit) : exact;
   }
@@ -212,9 +239,11 @@ class Resolver {
   arrives(s: Source, how: string, place?: { file: string; text: string; start: number; end: number }): void {
     const path = this.ctx.fs.path;
     const real = this.ctx.fs.realPath(s.path);
+    this.record?.touched.add(real);
     const first = this.sent.get(real);
     if (!first) {
       this.sent.set(real, { how, source: s });
+      this.record?.added.set(real, { how, source: s });
       return;
     }
     s.sentTwice = `Also sent ${first.how}.`;
@@ -339,39 +368,59 @@ class Resolver {
     return { insert, imported: true };
   }
 
-  /** Parse a `.github/instructions` / `.claude/rules` file. */
+  /**
+   * Parse a `.github/instructions` / `.claude/rules` file, once per refresh (every chain of a
+   * `check` pass reads the launch folder's rules): the file and its diagnostics are the same for each.
+   */
   ruleFile(file: string, doc: Doc, display: string): RuleFile {
-    const fm = parseFrontmatter(doc.text);
-    let data: Record<string, unknown> | undefined = fm?.data;
-    if (fm && !data) {
-      // The runtime still reads `key: value` lines of a header YAML rejects (observed p13: m1, m2).
-      data = lineFrontmatter(fm.raw);
-      this.diagnostics.push(diag('frontmatter-invalid', file, `The frontmatter is not valid YAML (${fm.error?.message ?? 'not a mapping'}); ${AGENT} falls back to reading its "key: value" lines.`));
-    }
-    data ??= {};
-    // `applyTo` and `paths` are read in both folders (observed p13: p1, r4).
-    const value = data.applyTo !== undefined ? data.applyTo : data.paths;
-    const patterns = patternList(value);
-    // The table shows the patterns split, trimmed and joined with ", " (observed: copilot-instruction-files scenario).
-    const patternText = patterns.join(', ');
-    const always = patterns.length === 0 || patterns.every((p) => ALWAYS.has(p));
-    const ex = data.excludeAgent;
-    const excluded = (Array.isArray(ex) ? ex : [ex]).some((v) => v === 'coding-agent'); // exact, case-sensitive (observed p13)
-    const description = typeof data.description === 'string' ? data.description.trim().replace(/\s*\r?\n\s*/g, ' ') : undefined;
-    return { file, doc, patternText, patterns, always, description, excluded, display };
+    const { rf, problems } = this.ctx.memo(`rule\0${display}\0${file}`, () => {
+      const problems: Diagnostic[] = [];
+      return { rf: parseRuleFile(file, doc, display, problems), problems };
+    });
+    this.diagnostics.push(...problems);
+    return rf;
   }
 
-  /** Patterns for matching and their diagnostics. */
+  /** Patterns for matching and their diagnostics (once per refresh, as `ruleFile`). */
   checkPatterns(r: RuleFile): void {
-    const text = r.doc.text;
-    for (const p of r.patterns) {
-      const problem = globProblem(p);
-      const i = Math.max(0, text.indexOf(p));
-      const place = { text, start: i, end: i + p.length };
-      if (problem) this.diagnostics.push(diag('glob-invalid', r.file, `The pattern "${p}" is invalid (${problem}); ${AGENT} ignores it.`, place));
-      else if (p.startsWith('/')) this.diagnostics.push(diag('glob-no-match', r.file, `"${p}" never matches: ${AGENT} matches patterns against paths relative to the repository root, without a leading "/".`, place));
-    }
+    this.diagnostics.push(...this.ctx.memo(`patterns\0${r.file}`, () => patternProblems(r)));
   }
+}
+
+/** A `.github/instructions` / `.claude/rules` file as the CLI reads it; its problems go to `diagnostics`. */
+function parseRuleFile(file: string, doc: Doc, display: string, diagnostics: Diagnostic[]): RuleFile {
+  const fm = parseFrontmatter(doc.text);
+  let data: Record<string, unknown> | undefined = fm?.data;
+  if (fm && !data) {
+    // The runtime still reads `key: value` lines of a header YAML rejects (observed p13: m1, m2).
+    data = lineFrontmatter(fm.raw);
+    diagnostics.push(diag('frontmatter-invalid', file, `The frontmatter is not valid YAML (${fm.error?.message ?? 'not a mapping'}); ${AGENT} falls back to reading its "key: value" lines.`));
+  }
+  data ??= {};
+  // `applyTo` and `paths` are read in both folders (observed p13: p1, r4).
+  const value = data.applyTo !== undefined ? data.applyTo : data.paths;
+  const patterns = patternList(value);
+  // The table shows the patterns split, trimmed and joined with ", " (observed: copilot-instruction-files scenario).
+  const patternText = patterns.join(', ');
+  const always = patterns.length === 0 || patterns.every((p) => ALWAYS.has(p));
+  const ex = data.excludeAgent;
+  const excluded = (Array.isArray(ex) ? ex : [ex]).some((v) => v === 'coding-agent'); // exact, case-sensitive (observed p13)
+  const description = typeof data.description === 'string' ? data.description.trim().replace(/\s*\r?\n\s*/g, ' ') : undefined;
+  return { file, doc, patternText, patterns, always, description, excluded, display };
+}
+
+/** The problems of a rule file's patterns. */
+function patternProblems(r: RuleFile): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const text = r.doc.text;
+  for (const p of r.patterns) {
+    const problem = globProblem(p);
+    const i = Math.max(0, text.indexOf(p));
+    const place = { text, start: i, end: i + p.length };
+    if (problem) out.push(diag('glob-invalid', r.file, `The pattern "${p}" is invalid (${problem}); ${AGENT} ignores it.`, place));
+    else if (p.startsWith('/')) out.push(diag('glob-no-match', r.file, `"${p}" never matches: ${AGENT} matches patterns against paths relative to the repository root, without a leading "/".`, place));
+  }
+  return out;
 }
 
 function configDir(env: { home: string; env: Readonly<Record<string, string | undefined>>; platform: NodeJS.Platform }, path: PathApi = platformPath(env.platform)): string {
@@ -498,24 +547,50 @@ function reminder(display: string, content: string): string {
  * sets none), render.
  */
 function resolve(ctx: ResolveContext): ProfileResult {
-  const path = ctx.fs.path;
-  const r = new Resolver(ctx);
-  const { root, cwd } = r;
-  const between: string[] = [];
-  for (let d = path.dirname(cwd); isInside(d, root, ctx.fs) && d !== root; d = path.dirname(d)) between.push(d);
-  const dirs = cwd === root ? [root] : [root, cwd];
-  const blocks = findBlocks(r, dirs, between);
-  reportNotRead(r, dirs, between);
-  const { groups, extras } = instructionGroups(r, dirs);
-  const targetRel = relativeInside(root, ctx.target, ctx.fs);
+  const at = startOf(ctx);
+  // This chain's own copy: what follows depends on the target.
+  const r = new Resolver(ctx, { resolver: at.r });
+  const { between, blocks, groups, extras } = at;
+  const targetRel = relativeInside(r.root, ctx.target, ctx.fs);
   const files = findInstructionFiles(r, groups, targetRel);
   const nestedRows = listExtraAgentsMd(r, extras);
-  const onReadText = [...files.matched.map((rf) => reminder(rf.display, rf.doc.text)), ...(targetRel === undefined ? [] : findOnRead(r, between, targetRel))];
+  const onReadText = [...files.matched.map((rf) => reminder(rf.display, rf.doc.text)), ...(targetRel === undefined ? [] : findOnRead(r, between, targetRel, at))];
   const startText = renderStart(blocks, files.rawItems, nestedRows, files.rows);
   const start: RenderPart[] = startText ? [{ where: 'system', text: startText }] : [];
   const onRead: RenderPart[] = onReadText.length ? [{ where: 'after-tool-result', text: onReadText.join('') }] : [];
   const used = r.sources.filter((s) => s.loads === 'start' && (s.status === 'loaded')).reduce((n, s) => n + s.injectedChars, 0);
   return { sources: r.sources, budget: { unit: 'chars', limit: null, perFile: null, used }, diagnostics: r.diagnostics, start, onRead };
+}
+
+/** What every chain of one launch folder finds before its target matters. */
+interface Start {
+  /** The resolver after the blocks and the files not read (not to be changed: chains copy it). */
+  r: Resolver;
+  between: string[];
+  blocks: string[];
+  groups: { group: Group; base: string; files: string[] }[];
+  extras: string[];
+  /** Everything it depends on besides the disk: the key of the folders' shares (folderShare). */
+  key: string;
+}
+
+/**
+ * The blocks, the files not read and the instruction files found: the same for every chain of one
+ * launch folder, so once per refresh (ctx.memo) for `check`, which resolves a chain per folder.
+ */
+function startOf(ctx: ResolveContext): Start {
+  const key = JSON.stringify([ctx.launchDir, ctx.home, ctx.platform, ctx.env.COPILOT_HOME ?? null, ctx.env.COPILOT_CUSTOM_INSTRUCTIONS_DIRS ?? null]);
+  return ctx.memo(`start\0${key}`, () => {
+    const path = ctx.fs.path;
+    const r = new Resolver(ctx);
+    const { root, cwd } = r;
+    const between: string[] = [];
+    for (let d = path.dirname(cwd); isInside(d, root, ctx.fs) && d !== root; d = path.dirname(d)) between.push(d);
+    const dirs = cwd === root ? [root] : [root, cwd];
+    const blocks = findBlocks(r, dirs, between);
+    reportNotRead(r, dirs, between);
+    return { r, between, blocks, ...instructionGroups(r, dirs), key };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -658,18 +733,59 @@ function listExtraAgentsMd(r: Resolver, extras: string[]): string[] {
  * up to the repository root that was not loaded at start, innermost first, its AGENTS.md,
  * CLAUDE.md and GEMINI.md, then its instruction files and rules that apply.
  */
-function findOnRead(r: Resolver, between: string[], targetRel: string): string[] {
+function findOnRead(r: Resolver, between: string[], targetRel: string, start: Start): string[] {
   const path = r.ctx.fs.path;
   const { ctx, root, cwd } = r;
   const loadedDirs = new Set([root, cwd, ...between]);
   const texts: string[] = [];
   const sentOnRead = new Map<string, string>();
+  // The real paths the folders below asked about: a folder's share stands only if it asked about none of them.
+  const asked = new Set<string>();
   for (let d = folderOf(ctx.fs, ctx.target); isInside(d, root, ctx.fs) && d !== root; d = path.dirname(d)) {
     if (loadedDirs.has(d)) continue;
-    texts.push(...onReadFolderFiles(r, d, sentOnRead));
+    const share = folderShare(start, d);
+    if ([...share.record.touched].some((real) => asked.has(real))) {
+      // The same file arrives from a folder below too: this folder's step depends on that one, so it runs here.
+      r.record = { touched: asked, added: new Map() };
+      texts.push(...onReadFolderFiles(r, d, sentOnRead));
+      r.record = undefined;
+    } else {
+      for (const s of share.sources) r.sources.push({ ...s });
+      r.diagnostics.push(...share.diagnostics);
+      for (const [real, arrival] of share.record.added) r.sent.set(real, arrival);
+      for (const [real, file] of share.sentOnRead) sentOnRead.set(real, file);
+      for (const real of share.record.touched) asked.add(real);
+      texts.push(...share.texts);
+    }
     texts.push(...onReadRules(r, d, targetRel));
   }
   return texts;
+}
+
+/** What a folder's AGENTS.md, CLAUDE.md and GEMINI.md add on read, as the first folder read after the start. */
+interface Share {
+  sources: Source[];
+  diagnostics: Diagnostic[];
+  texts: string[];
+  /** The real paths it asked the prompt's state about, and those it added. */
+  record: Recording;
+  sentOnRead: Map<string, string>;
+}
+
+/**
+ * A folder's step on read, once per refresh and launch folder (ctx.memo): every chain through the
+ * folder reads, checks and inlines the same files. Chains read the folders innermost first, so a
+ * folder's step is made from the start alone; a chain takes it as it is unless a folder below
+ * already asked about one of the same files (a file sent twice), and then runs the step itself.
+ */
+function folderShare(start: Start, d: string): Share {
+  return start.r.ctx.memo(`folder\0${start.key}\0${d}`, () => {
+    const r = new Resolver(start.r.ctx, { resolver: start.r, empty: true });
+    const sentOnRead = new Map<string, string>();
+    r.record = { touched: new Set(), added: new Map() };
+    const texts = onReadFolderFiles(r, d, sentOnRead);
+    return { sources: r.sources, diagnostics: r.diagnostics, texts, record: r.record, sentOnRead };
+  });
 }
 
 /** A folder's AGENTS.md, CLAUDE.md, GEMINI.md when a file below it is read. */
@@ -693,6 +809,7 @@ function onReadFolderFiles(r: Resolver, d: string, sentOnRead: Map<string, strin
     // A second name for a file already sent on read (CLAUDE.md → AGENTS.md) is skipped; two
     // files with the same text are both sent (observed on real repositories).
     const real = fs.realPath(file);
+    r.record?.touched.add(real);
     const sameFile = sentOnRead.get(real);
     if (sameFile) {
       r.sources.push(r.source(file, 'project', d, 'on-read', 'duplicate', doc, `A link to ${path.basename(sameFile)}, which ${AGENT} already sends for this folder; it sends the file once.`));
@@ -720,7 +837,8 @@ function onReadRules(r: Resolver, d: string, targetRel: string): string[] {
   const path = r.ctx.fs.path;
   const { ctx, root } = r;
   const texts: string[] = [];
-  const files = [...listTree(ctx, path.join(d, '.github', 'instructions'), isInstructionsFile), ...listTree(ctx, path.join(d, '.claude', 'rules'), isRuleFile)];
+  // The same for every chain through the folder: listed once per refresh.
+  const files = ctx.memo(`rules\0${d}`, () => [...listTree(ctx, path.join(d, '.github', 'instructions'), isInstructionsFile), ...listTree(ctx, path.join(d, '.claude', 'rules'), isRuleFile)]);
   for (const file of files) {
     const doc = r.read(file, 'rule', root, 'on-read');
     if (!doc) continue;
