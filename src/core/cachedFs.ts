@@ -86,8 +86,9 @@ export class CachedFileSystem implements FileSystem {
     if (this.inner.caseInsensitive) return false;
     const names = this.listed.get(parent);
     const name = path.basename(p);
-    // `.`, `..` and a trailing separator name no entry of the listing.
-    return !!names && name !== '.' && name !== '..' && path.join(parent, name) === p && !names.has(name);
+    // `.`, `..` and a trailing separator name no entry of the listing; a name beyond ASCII may be
+    // listed in another Unicode normalization than asked (macOS), and still open.
+    return !!names && name !== '.' && name !== '..' && /^[\x20-\x7e]+$/.test(name) && path.join(parent, name) === p && !names.has(name);
   }
 
   /** Remember a folder's names, for `absent`. */
