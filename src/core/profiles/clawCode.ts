@@ -137,6 +137,9 @@ function makeProfile(v: Variant): Profile {
     notRunnable: 'claw-code is modelled from its source at a fixed commit; it has no released CLI to run here.',
     globalPaths: () => [],
     resolve: (ctx) => resolve(v, ctx),
+    // Every file is read from the launch folder up (prompt.rs): a chain does not depend on its
+    // target at all, so `check` resolves one per launch folder.
+    checkKey: () => '',
   };
 }
 
