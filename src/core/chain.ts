@@ -3,6 +3,7 @@ import { CachedFileSystem } from './cachedFs';
 import type { FileSystem } from './fs';
 import { findGitRoot, SnapshotGitIndex, type GitIndex } from './git';
 import { diag, uniqueDiagnostics } from './diagnostics';
+import { linkAsTextDiagnostics } from './linkAsText';
 import type { Budget, BudgetUnit, Chain, Diagnostic, Source } from './model';
 import type { Profile, ProfileResult, ResolveContext } from './profile';
 
@@ -105,7 +106,7 @@ export function resolveChain(req: ChainRequest, host: Host): Chain & { fatal?: s
     home: ctx.home,
     sources: result.sources,
     budget: withOnRead(result.budget, onReadUse(result.sources, result.budget.unit)),
-    diagnostics: ownDiagnostics(uniqueDiagnostics(result.diagnostics), ctx.fs, req.profile.id),
+    diagnostics: ownDiagnostics(uniqueDiagnostics([...result.diagnostics, ...linkAsTextDiagnostics(ctx.fs, result.sources, req.profile.agent, ctx.memo)]), ctx.fs, req.profile.id),
     start: result.start,
     onRead: result.onRead,
     ...(result.fatal ? { fatal: result.fatal } : {}),

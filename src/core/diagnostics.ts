@@ -36,6 +36,7 @@ export const RULES = {
   'too-large': { severity: 'warning', title: 'File larger than any agent context' },
   'too-deep': { severity: 'warning', title: 'Nesting too deep to follow' },
   'symlink-loop': { severity: 'info', title: 'Symbolic link loop' },
+  'link-as-text': { severity: 'warning', title: 'A link stored as a plain file' },
   'lens-config-invalid': { severity: 'warning', title: 'Instruction Lens configuration file not understood' },
   'internal-error': { severity: 'error', title: 'Instruction Lens failed on this chain' },
 } as const satisfies Record<string, { severity: Severity; title: string }>;

@@ -349,4 +349,33 @@ describe('suppression, as teams expect from a linter', () => {
     const k = check(broken.host, '/r', profiles('codex'), { home: '/home/u', env: {} });
     assert.match(k.diagnostics[0].message, /^\.instruction-lens\.jsonc does not parse \(\w+ at 1:\d+\); it is ignored\.$/);
   });
+
+  it('link-as-text: a file whose whole text is a path to another file (a link git stored as a plain file) is reported for every agent that sends it; a one-word note or an import is not', () => {
+    const files = {
+      '/r/.git/HEAD': '',
+      '/r/.github/copilot-instructions.md': '../docs/rules.md\n',
+      '/r/CLAUDE.md': 'AGENTS.md',
+      '/r/AGENTS.md': '# Rules\nUse tabs.\n',
+      '/r/docs/rules.md': '# Rules\n',
+      '/r/pkg/AGENTS.md': 'TODO\n',
+      '/r/pkg/CLAUDE.md': '@AGENTS.md\n',
+      '/r/lib/AGENTS.md': 'missing/file.md\n',
+    };
+    const r = check(repoTree(files).host, '/r', profiles('claude-code', 'copilot-cli', 'copilot'), { home: '/home/u', env: {} });
+    const found = r.diagnostics.filter((d) => d.code === 'link-as-text');
+    assert.deepEqual(
+      found.map((d) => `${d.path} ${d.line}:${d.column}-${d.endColumn} [${d.agents!.join(',')}] ${d.data?.target}`).sort(),
+      [
+        // Both Copilot agents read CLAUDE.md too.
+        '/r/.github/copilot-instructions.md 0:0-16 [copilot-cli,copilot] /r/docs/rules.md',
+        '/r/CLAUDE.md 0:0-9 [claude-code,copilot-cli,copilot] /r/AGENTS.md',
+      ],
+    );
+    assert.match(found.find((d) => d.path === '/r/CLAUDE.md')!.message, /^Claude Code, GitHub Copilot CLI, GitHub Copilot in VS Code: Its whole text is the path AGENTS\.md: the agent sends that line as instructions, not the text of AGENTS\.md\./);
+    // The same link as a real symbolic link is what the author meant: nothing to report.
+    const linked = repoTree(Object.fromEntries(Object.entries(files).filter(([p]) => p !== '/r/CLAUDE.md')));
+    linked.fs.symlink('/r/CLAUDE.md', 'AGENTS.md');
+    const k = check(linked.host, '/r', profiles('claude-code'), { home: '/home/u', env: {} });
+    assert.deepEqual(k.diagnostics.filter((d) => d.code === 'link-as-text'), []);
+  });
 });
