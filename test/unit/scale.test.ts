@@ -7,7 +7,7 @@ import { CachedFileSystem } from '../../src/core/cachedFs';
 import { SnapshotGitIndex, type GitIndex } from '../../src/core/git';
 import type { Profile } from '../../src/core/profile';
 import { resolveChain } from '../../src/core/chain';
-import { check } from '../../src/core/check';
+import { check, listFiles } from '../../src/core/check';
 import { NodeFileSystem, type DirEntry, type FileStat, type FileSystem } from '../../src/core/fs';
 import { MemoryGitIndex } from './doubles/memoryGit';
 import { MemoryFileSystem } from './doubles/memoryFs';
@@ -98,6 +98,21 @@ describe('cost on large trees', () => {
       for (const [p, n] of large.reads) assert.equal(n, 1, `${p} read ${n} times`);
     });
   }
+
+  it('the walk outside git asks for real paths only at its root and through links, not once per folder (each such call costs one lstat per level on disk)', () => {
+    const files: Record<string, string> = { '/w/CLAUDE.md': 'Root.\n', '/w/real/AGENTS.md': 'A.\n' };
+    let dir = '/w';
+    for (let i = 1; i <= 200; i++) files[`${(dir += `/d${i}`)}/x.ts`] = '';
+    const mem = new MemoryFileSystem(files).symlink('/w/link', '/w/real').symlink('/w/real/loop', '/w/real');
+    const fs = new CountingFileSystem(mem);
+    const { files: listed, via, loops } = listFiles({ fs, git: new MemoryGitIndex(fs) }, '/w');
+    assert.equal(via, 'walk');
+    assert.equal(listed.length, 202);
+    // One loop, reported where the walk first met it (through the other link here).
+    assert.deepEqual(loops?.map((l) => mem.realPath(l)), ['/w/real']);
+    // The root, and the two links; before, all 204 folders.
+    assert.ok(fs.calls.realPath <= 3, `${fs.calls.realPath} realPath calls`);
+  });
 
   it('check reads each instruction file once for every agent and folder of the pass', () => {
     const files: Record<string, string> = { '/r/.git/HEAD': 'ref', '/r/CLAUDE.md': 'Root.\n@docs/a.md\n', '/r/docs/a.md': 'A.\n' };

@@ -113,7 +113,10 @@ export class MemoryFileSystem implements FileSystem {
   }
 
   isSymlink(p: string): boolean {
-    return this.links.has(this.key(this.path.resolve(p)));
+    // As lstat: links in the folders above are followed, only the last name is looked at.
+    const abs = this.path.resolve(p);
+    const dir = this.path.dirname(abs);
+    return this.links.has(this.key(dir === abs ? abs : this.path.join(this.resolveLinks(dir), this.path.basename(abs))));
   }
 
   readFile(p: string): Uint8Array {
