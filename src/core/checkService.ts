@@ -3,7 +3,7 @@ import { checkInSlices } from './check';
 import { CachedFileSystem } from './cachedFs';
 import { NodeFileSystem } from './fs';
 import { SnapshotGitIndex } from './git';
-import type { Diagnostic } from './model';
+import type { Chain, Diagnostic } from './model';
 import { isInside } from './paths';
 import { governedFolder } from './patterns';
 import { PROFILES } from './profiles';
@@ -38,7 +38,20 @@ export interface LookJob extends FolderSettings {
   file: string;
 }
 
-export type CheckRequest = { id: number; change: Change } & ({ kind: 'check'; jobs: CheckJob[] } | { kind: 'look'; jobs: LookJob[] });
+/** One agent's chain for one file, as the chain view shows it. */
+export interface ChainJob {
+  agent: string;
+  target: string;
+  launchDir: string;
+  home: string;
+  settings: Record<string, unknown>;
+}
+
+export type CheckRequest = { id: number; change: Change } & (
+  | { kind: 'check'; jobs: CheckJob[] }
+  | { kind: 'look'; jobs: LookJob[] }
+  | { kind: 'chain'; job: ChainJob }
+);
 
 /**
  * What changed on disk since the previous request: `written`, only these files' contents (every
@@ -55,7 +68,7 @@ export interface Change {
 
 export type CheckMessage = CheckRequest | { kind: 'cancel'; id: number };
 
-export type CheckAnswer = { id: number; diagnostics: Diagnostic[] } | { id: number; cancelled: true } | { id: number; error: string };
+export type CheckAnswer = { id: number; diagnostics: Diagnostic[] } | { id: number; chain: Chain } | { id: number; cancelled: true } | { id: number; error: string };
 
 /** Unsaved text cannot create a `.git`: the plain disk answers where the repository is. */
 const DISK = new NodeFileSystem();
@@ -86,6 +99,10 @@ export class CheckService {
     const host = this.hostFor(message.change);
     if (message.kind === 'look') {
       this.answer(this.safely(message.id, () => ({ id: message.id, diagnostics: look(host, message.jobs) })));
+      return;
+    }
+    if (message.kind === 'chain') {
+      this.answer(this.safely(message.id, () => ({ id: message.id, chain: chainOf(host, message.job) })));
       return;
     }
     void this.check(message.id, host, message.jobs).then(this.answer, (e: unknown) => this.answer({ id: message.id, error: describe(e) }));
@@ -162,6 +179,12 @@ function look(host: Host, jobs: readonly LookJob[]): Diagnostic[] {
     }
   }
   return found;
+}
+
+function chainOf(host: Host, job: ChainJob): Chain {
+  const profile = PROFILES.find((p) => p.id === job.agent);
+  if (!profile) throw new Error(`no agent ${job.agent}`);
+  return resolveChain({ profile, target: job.target, launchDir: job.launchDir, home: job.home, env: process.env, settings: job.settings }, host);
 }
 
 function describe(e: unknown): string {

@@ -22,12 +22,20 @@ export function relativeInside(base: string, target: string, fs: PathRules): str
     // Fast path for the common case (normalized absolute paths), used on every file of large trees.
     if (target.startsWith(base) && target.charCodeAt(base.length) === 47 && !target.includes('/..')) return target.slice(base.length + 1);
     if (base === '/' && target.startsWith('/') && !target.includes('/..')) return target.slice(1);
+    // And for a file outside a folder (a pass over one folder asks it of every file of the
+    // repository): two normalized absolute paths, the target not starting with the folder.
+    if (!fs.caseInsensitive && !target.startsWith(base) && isNormalAbsolute(target) && isNormalAbsolute(base)) return undefined;
     // path.posix.relative compares case; path.win32.relative already ignores it.
     if (fs.caseInsensitive && isInside(target, base, fs)) target = base + target.slice(base.length);
   }
   const rel = path.relative(base, target);
   if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return rel === '' ? '' : undefined;
   return rel.split(path.sep).join('/');
+}
+
+/** Whether a POSIX path is absolute with no `.` or `..` part, no doubled `/` and no `/` at its end (what `relative` would change). */
+function isNormalAbsolute(p: string): boolean {
+  return p.charCodeAt(0) === 47 && !p.includes('//') && !p.includes('/./') && !p.includes('/../') && !p.endsWith('/.') && !p.endsWith('/..') && (p.length === 1 || !p.endsWith('/'));
 }
 
 function expand(glob: string, opts: GlobOptions): string {

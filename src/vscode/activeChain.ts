@@ -10,6 +10,7 @@ import type { Profile } from '../core/profile';
 import { PROFILES } from '../core/profiles';
 import { ContextKey } from './contextKey';
 import { coreHost } from './host';
+import { CheckWorker } from './checkWorker';
 import { unsavedKey } from './overlayFs';
 import type { Settings } from './settings';
 import { ancestorCandidates, type InstructionWatcher } from './watcher';
@@ -52,6 +53,18 @@ export class ActiveChainModel implements vscode.Disposable {
   private readonly disk = new NodeFileSystem();
   /** Set until the first chain is resolved: activation returns first, and the view says it is working. */
   private starting: ReturnType<typeof setTimeout> | undefined;
+  /** Counts the active chains asked of the worker thread: an answer to an older question is dropped. */
+  private asked = 0;
+  /** The active chain is being resolved on the worker thread. */
+  private resolving = false;
+  /** The latest update: settles once its chain is shown (or a newer update took over). */
+  private updating: Promise<void> = Promise.resolve();
+  /**
+   * Where new chains are resolved, off the extension host's thread (a chain 500 folders deep takes
+   * seconds), and the diagnostics' quick looks at changed files: a worker with its own cache of
+   * the disk, which follows the watcher's changes as ours does.
+   */
+  readonly worker: CheckWorker;
 
   constructor(
     private readonly state: vscode.Memento,
@@ -61,11 +74,17 @@ export class ActiveChainModel implements vscode.Disposable {
     /** When activation began (`performance.now()`): loading this part of the extension counts in the wait below. */
     since = performance.now(),
   ) {
+    this.worker = new CheckWorker(log);
     this.disposables.push(
+      this.worker,
       vscode.window.onDidChangeActiveTextEditor(() => this.followEditor()),
       vscode.window.onDidChangeVisibleTextEditors(() => this.followEditor()),
       vscode.window.tabGroups.onDidChangeTabs(() => this.followEditor()),
-      watcher.onDidChange((paths) => this.refresh(watcher.structural ? undefined : paths)),
+      watcher.onDidChange((paths) => {
+        // First: the worker's cache follows the same changes, before anything asks it again.
+        this.worker.changed(watcher.structural ? undefined : paths);
+        this.refresh(watcher.structural ? undefined : paths);
+      }),
       settings.onDidChange((e) => {
         if (settings.changedChains(e)) this.refresh();
       }),
@@ -80,16 +99,29 @@ export class ActiveChainModel implements vscode.Disposable {
     // chain back, and its answer refreshes the chain when it changes the agents.
     const wait = Math.max(0, DETECTION_WAIT_MS - (performance.now() - since));
     const detected = Promise.race([settings.ready(), new Promise<void>((resolve) => setTimeout(resolve, wait))]);
-    this.starting = setTimeout(() => void detected.then(() => this.starting && this.refresh()));
+    this.starting = setTimeout(() => {
+      // The worker loads its code while detection lists the folders.
+      this.worker.start();
+      void detected.then(() => this.starting && this.refresh());
+    });
   }
 
-  /** Whether the first chain is still on its way. */
+  /** Whether the first chain, or the active file's, is still on its way. */
   get working(): boolean {
-    return this.starting !== undefined;
+    return this.starting !== undefined || this.resolving;
   }
 
   /** The chain for the active file and the selected agent. */
   get current(): ActiveChain | undefined {
+    return this.active;
+  }
+
+  /**
+   * The active chain once it follows the editor: a command run right after a switch (preview,
+   * verify) acts on the file now active, not on the one before, whose chain is shown meanwhile.
+   */
+  async settled(): Promise<ActiveChain | undefined> {
+    for (let seen: Promise<void> | undefined; seen !== this.updating; ) await (seen = this.updating);
     return this.active;
   }
 
@@ -117,7 +149,7 @@ export class ActiveChainModel implements vscode.Disposable {
 
   async selectAgent(id: string): Promise<void> {
     await this.state.update(AGENT_STATE_KEY, id);
-    this.update();
+    await this.update();
   }
 
   /** The directory the agent most likely starts in for a file (or for `dir`, a folder of it), per `instructionLens.launchDirectory`. */
@@ -127,7 +159,7 @@ export class ActiveChainModel implements vscode.Disposable {
 
   /** The chain one agent builds for a file or folder, resolved once per change of anything it reads. */
   chainFor(profileId: string, uri: vscode.Uri, launchDir = this.launchDirFor(uri)): ResolvedChain {
-    const key = `${profileId}\0${uri.fsPath}\0${launchDir}`;
+    const key = chainKey(profileId, uri, launchDir);
     const host = this.hostNow();
     let chain = this.cache.get(key);
     if (!chain) {
@@ -157,23 +189,55 @@ export class ActiveChainModel implements vscode.Disposable {
       const unsaved = unsavedKey();
       if (unsaved === host.unsaved) this.host = { host: { fs: host.host.fs.carry(new Set(written)), git: host.host.git.carry() }, unsaved };
     }
-    this.update();
+    void this.update();
   }
 
-  /** Show the chain of the active file and agent: from the cache, else resolved through this change's host. */
-  private update(): void {
+  /**
+   * Show the chain of the active file and agent: from this change's cache at once, else resolved
+   * on the worker thread through its cache of the same change (the chain shown stays until then),
+   * or here when the worker could not answer. Settles once it is shown, or a newer update took over.
+   */
+  private update(): Promise<void> {
+    return (this.updating = this.resolveActive());
+  }
+
+  private async resolveActive(): Promise<void> {
     const profile = this.profile;
     const uri = this.activeUri;
     const started = performance.now();
-    this.active = uri ? { uri, profile, chain: this.chainFor(profile.id, uri) } : undefined;
-    if (this.active) logRefresh(this.log, this.active, performance.now() - started);
-    void this.hasChainKey.set(!!this.active);
+    const asked = ++this.asked;
+    if (!uri) return this.show(undefined, started);
+    const launchDir = this.launchDirFor(uri);
+    const key = chainKey(profile.id, uri, launchDir);
+    // A new host when unsaved text moved (the cache goes with the old one).
+    this.hostNow();
+    let chain = this.cache.get(key);
+    if (!chain) {
+      this.resolving = true;
+      const answer = await this.worker.chain({
+        agent: profile.id, target: uri.fsPath, launchDir, home: this.settings.home(uri),
+        // Plain data for the worker: VS Code hands settings' objects out as proxies, which cannot be posted.
+        settings: JSON.parse(JSON.stringify(this.settings.profileSettings(profile.id, uri))) as Record<string, unknown>,
+      });
+      // A change, a switch or another agent meanwhile: a newer update shows its own chain.
+      if (asked !== this.asked) return;
+      chain = this.cache.get(key) ?? answer ?? this.resolve(profile, uri, launchDir, this.hostNow());
+      this.cache.set(key, chain);
+    }
+    this.show({ uri, profile, chain }, started);
+  }
+
+  private show(active: ActiveChain | undefined, started: number): void {
+    this.resolving = false;
+    this.active = active;
+    if (active) logRefresh(this.log, active, performance.now() - started);
+    void this.hasChainKey.set(!!active);
     this.trackSources();
-    this.emitter.fire(this.active);
+    this.emitter.fire(active);
   }
 
   private followEditor(): void {
-    if (this.working) return void (this.activeUri = fileOf(vscode.window.activeTextEditor) ?? this.activeUri);
+    if (this.starting !== undefined) return void (this.activeUri = fileOf(vscode.window.activeTextEditor) ?? this.activeUri);
     const editor = vscode.window.activeTextEditor;
     // A non-file editor (our preview or diff, output) keeps the chain, and so does a moment
     // with no active editor while editors switch; once no file is open at all, it clears.
@@ -181,7 +245,7 @@ export class ActiveChainModel implements vscode.Disposable {
     if (next?.toString() === this.activeUri?.toString()) return;
     this.activeUri = next;
     // Nothing on disk changed (the watcher says when it does): the answers of this change hold.
-    this.update();
+    void this.update();
   }
 
   private resolve(profile: Profile, uri: vscode.Uri, launchDir: string, host: Host): ResolvedChain {
@@ -245,6 +309,10 @@ function logRefresh(log: vscode.LogOutputChannel | undefined, { uri, profile, ch
       `${chain.budget.used} ${unit} at start (${limit}), ${chain.diagnostics.length} problems; launched in ${chain.launchDir}`,
   );
   if (chain.fatal) log.error(chain.fatal);
+}
+
+function chainKey(profileId: string, uri: vscode.Uri, launchDir: string): string {
+  return `${profileId}\0${uri.fsPath}\0${launchDir}`;
 }
 
 function anyFileOpen(): boolean {

@@ -333,7 +333,7 @@ async function pickAgent(model: ActiveChainModel): Promise<void> {
  * folder), then open it. An existing file is opened, never overwritten.
  */
 async function createInstructionFile(model: ActiveChainModel): Promise<void> {
-  const active = model.current;
+  const active = await model.settled();
   const profile = model.profile;
   const name = profile.mainFile;
   if (!active || !name) {

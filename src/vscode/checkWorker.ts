@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import * as vscode from 'vscode';
-import type { CheckAnswer, CheckJob, CheckMessage, CheckRequest, LookJob } from '../core/checkService';
-import type { Diagnostic } from '../core/model';
+import type { ChainJob, CheckAnswer, CheckJob, CheckMessage, CheckRequest, LookJob } from '../core/checkService';
+import type { Chain, Diagnostic } from '../core/model';
 import { unsavedKey, unsavedTexts } from './overlayFs';
 
 /**
@@ -19,8 +19,17 @@ export class CheckWorker implements vscode.Disposable {
   private readonly pending = new Map<number, (answer: CheckAnswer | undefined) => void>();
   /** What changed on disk since the last request: these files' contents only, or anything. */
   private written: Set<string> | undefined;
+  private idle: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly log?: vscode.LogOutputChannel) {}
+  /**
+   * @param idleStopMs when set, the worker stops once it has answered everything and nothing
+   * was asked for this long: its memory (its heap and cache) goes back, and the next request
+   * starts another, which reads the disk anew.
+   */
+  constructor(
+    private readonly log?: vscode.LogOutputChannel,
+    private readonly idleStopMs?: number,
+  ) {}
 
   /** The watcher saw a change: `written`, only these files' contents; undefined, anything. */
   changed(written?: readonly string[]): void {
@@ -49,17 +58,17 @@ export class CheckWorker implements vscode.Disposable {
     return { written: written && [...written], unsaved: [...unsavedTexts()], unsavedKey: unsavedKey(), trusted: vscode.workspace.isTrusted };
   }
 
+  /** One agent's chain for one file; undefined when that failed (logged: the caller resolves it itself). */
+  async chain(job: ChainJob): Promise<Chain | undefined> {
+    const id = this.nextId++;
+    const answer = await this.send(id, { id, kind: 'chain', job, change: this.change() });
+    if (answer && 'error' in answer) this.log?.error(`Instruction Lens could not resolve a chain on its checking thread: ${answer.error}`);
+    return answer && 'chain' in answer ? answer.chain : undefined;
+  }
+
   private ask(id: number, request: CheckRequest): Promise<Diagnostic[] | undefined> {
-    return new Promise<CheckAnswer | undefined>((resolve) => {
-      this.pending.set(id, resolve);
-      try {
-        this.start().postMessage(request);
-      } catch (e) {
-        this.pending.delete(id);
-        resolve({ id, error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
-      }
-    }).then((answer) => {
-      if (!answer || 'cancelled' in answer) return undefined;
+    return this.send(id, request).then((answer) => {
+      if (!answer || 'cancelled' in answer || 'chain' in answer) return undefined;
       if ('error' in answer) {
         this.log?.error(`Instruction Lens could not check the workspace: ${answer.error}`);
         return undefined;
@@ -68,10 +77,28 @@ export class CheckWorker implements vscode.Disposable {
     });
   }
 
-  private start(): Worker {
+  private send(id: number, request: CheckRequest): Promise<CheckAnswer | undefined> {
+    clearTimeout(this.idle);
+    return new Promise<CheckAnswer | undefined>((resolve) => {
+      this.pending.set(id, resolve);
+      try {
+        this.start().postMessage(request);
+      } catch (e) {
+        this.pending.delete(id);
+        resolve({ id, error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+      }
+    });
+  }
+
+  /** Starts the worker ahead of the first request, so that request does not wait for it to load. */
+  start(): Worker {
     if (this.worker) return this.worker;
     const worker = new Worker(path.join(__dirname, 'checkWorker.js'), {
       workerData: { caseProbeDir: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath },
+      // Its heap is the extension host's memory too: a young generation of 8 MB rather than V8's
+      // 48 MB costs more, shorter collections of what a pass leaves behind. Past the old
+      // generation's cap the worker stops (logged), and the next request starts another.
+      resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 1536 },
     });
     // The extension host may exit with the worker idle.
     worker.unref();
@@ -79,6 +106,7 @@ export class CheckWorker implements vscode.Disposable {
       const resolve = this.pending.get(answer.id);
       this.pending.delete(answer.id);
       resolve?.(answer);
+      if (this.idleStopMs !== undefined && !this.pending.size) this.idle = setTimeout(() => this.stop(worker), this.idleStopMs);
     });
     const gone = (why: string) => {
       if (this.worker !== worker) return;
@@ -95,7 +123,15 @@ export class CheckWorker implements vscode.Disposable {
     return worker;
   }
 
+  private stop(worker: Worker): void {
+    if (this.worker !== worker || this.pending.size) return;
+    this.worker = undefined;
+    this.written = undefined;
+    void worker.terminate();
+  }
+
   dispose(): void {
+    clearTimeout(this.idle);
     const worker = this.worker;
     this.worker = undefined;
     for (const resolve of this.pending.values()) resolve(undefined);

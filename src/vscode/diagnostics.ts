@@ -22,6 +22,10 @@ const CHECK_DELAY_MS = 300;
 const QUICK_LOOK_FILES = 20;
 /** After passes over the folders of written files only, the whole workspace is checked once changes stop this long. */
 const IDLE_PASS_MS = 30_000;
+/** The passes' worker stops once passes have stopped this long: its memory goes back until the next pass. */
+const PASS_WORKER_IDLE_MS = 5_000;
+/** Changes that keep coming cancel each pass under way for at most this long: then one finishes and publishes. */
+const MAX_UNSETTLED_MS = 10_000;
 /** The path rules of the disk the workspace is on. */
 const DISK = new NodeFileSystem();
 
@@ -59,8 +63,14 @@ class InstructionDiagnostics implements vscode.Disposable {
   private again = false;
   /** Stops the pass under way on the worker thread. */
   private cancelPass: (() => void) | undefined;
-  /** Where the passes and quick looks run: off the extension host's thread. */
-  private readonly worker: CheckWorker;
+  /** When a pass was first cancelled by a newer change since one last finished. */
+  private unsettledSince: number | undefined;
+  /**
+   * Where the passes run, off the extension host's thread: a worker of their own, so that the
+   * quick looks and the chains (on the model's worker, whose cache the chains keep warm) never
+   * wait for a pass's longer steps (listing and matching the repository's files).
+   */
+  private readonly passes: CheckWorker;
   /** What the next pass checks: the folders of files written (see `scopeOf`), or everything. */
   private scope: Set<string> | 'all' = 'all';
   /** The whole-workspace pass owed after passes over some folders, once changes stop. */
@@ -73,15 +83,15 @@ class InstructionDiagnostics implements vscode.Disposable {
     private readonly watcher: InstructionWatcher,
     log?: vscode.LogOutputChannel,
   ) {
-    this.worker = new CheckWorker(log);
+    this.passes = new CheckWorker(log, PASS_WORKER_IDLE_MS);
     this.disposables.push(
-      this.worker,
+      this.passes,
       // An editor switch whose chain brings no problem of its own that differs publishes nothing.
       model.onDidChange(() => {
         if (keyOf(model.current?.chain.diagnostics ?? []) !== this.activeKey) this.publish();
       }),
       watcher.onDidChange((paths) => {
-        this.worker.changed(watcher.structural ? undefined : paths);
+        this.passes.changed(watcher.structural ? undefined : paths);
         this.schedule(watcher.structural ? undefined : this.scopeOf(paths));
         void this.lookAt(paths);
       }),
@@ -128,11 +138,14 @@ class InstructionDiagnostics implements vscode.Disposable {
     this.generation++;
     if (!scope || this.scope === 'all') this.scope = 'all';
     else this.scope = new Set([...this.scope, ...scope]);
-    // A pass under way finishes and publishes, and another follows it: cancelling it instead
-    // would, under changes that keep coming (a tool writing in the tree, a big checkout), never
-    // let a pass end, and the editor would show no problem at all.
+    // A pass under way answers for the disk before this change: it is cancelled (its scope joins
+    // the next one's), so a stale answer does not replace a quick look's newer one. Under changes
+    // that keep coming (a tool writing in the tree, a big checkout) that would never let a pass
+    // end, and the editor would show no problem at all: after MAX_UNSETTLED_MS one finishes.
     if (this.running) {
       this.again = true;
+      this.unsettledSince ??= performance.now();
+      if (performance.now() - this.unsettledSince < MAX_UNSETTLED_MS) this.cancelPass?.();
       return;
     }
     this.timer = setTimeout(() => void this.runPass(), CHECK_DELAY_MS);
@@ -153,16 +166,20 @@ class InstructionDiagnostics implements vscode.Disposable {
     const scope = this.scope;
     this.scope = new Set();
     clearTimeout(this.idleTimer);
+    let done = false;
     try {
-      if (scope === 'all') await this.checkWorkspace();
+      if (scope === 'all') done = await this.checkWorkspace();
       else {
-        await this.checkFolders(scope);
-        this.idleTimer = setTimeout(() => this.schedule(), IDLE_PASS_MS);
+        done = await this.checkFolders(scope);
+        if (done) this.idleTimer = setTimeout(() => this.schedule(), IDLE_PASS_MS);
       }
     } finally {
       this.running = false;
-      // What changed meanwhile (the listeners widened `scope`).
-      const next = this.scope as Set<string> | 'all';
+      // What changed meanwhile (the listeners widened `scope`), and a cancelled pass's folders, still owed.
+      let next = this.scope as Set<string> | 'all';
+      if (done) this.unsettledSince = undefined;
+      else next = scope === 'all' || next === 'all' ? 'all' : new Set([...next, ...scope]);
+      this.scope = next;
       if (this.again) this.schedule(next === 'all' ? undefined : next);
     }
   }
@@ -179,7 +196,7 @@ class InstructionDiagnostics implements vscode.Disposable {
     const files = paths.filter((p) => this.watcher.isInstructionPath(p) && vscode.workspace.getWorkspaceFolder(vscode.Uri.file(p)));
     if (!files.length || files.length > QUICK_LOOK_FILES) return;
     const generation = this.generation;
-    const found = await this.worker.look(files.map((file) => ({ file, ...this.folderSettings(vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file))!) })));
+    const found = await this.model.worker.look(files.map((file) => ({ file, ...this.folderSettings(vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file))!) })));
     if (!found || generation !== this.generation || this.disposed) return;
     const touched = new Set(files);
     // Only the pass knows which rule globs match no file: those stay as they were.
@@ -191,42 +208,44 @@ class InstructionDiagnostics implements vscode.Disposable {
    * The whole workspace, on the worker thread: the extension host only sends the folders and
    * settings, and publishes the answer.
    */
-  private async checkWorkspace(): Promise<void> {
+  private async checkWorkspace(): Promise<boolean> {
     // The agents used are known (detection lists the folders asynchronously at first).
     await this.settings.ready();
-    if (this.disposed) return;
+    if (this.disposed) return false;
     let workspace: Diagnostic[] = [];
     if (this.settings.get('diagnostics.enabled')) {
       const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
       const found = await this.ask(folders.map((folder) => ({ root: folder.uri.fsPath, ...this.folderSettings(folder) })));
-      if (!found) return;
+      if (!found) return false;
       workspace = found;
     }
     this.workspace = workspace;
     this.publish();
+    return true;
   }
 
   /**
    * The pass over some folders only (`scopeOf`): each checked as the whole-workspace pass checks
    * it, its problems replacing those of the files under it.
    */
-  private async checkFolders(scope: ReadonlySet<string>): Promise<void> {
-    if (!this.settings.get('diagnostics.enabled')) return;
+  private async checkFolders(scope: ReadonlySet<string>): Promise<boolean> {
+    if (!this.settings.get('diagnostics.enabled')) return true;
     const jobs: CheckJob[] = [];
     for (const dir of scope) {
       const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(dir));
       if (folder) jobs.push({ root: dir, ...this.folderSettings(folder) });
     }
     const found = await this.ask(jobs);
-    if (!found) return;
+    if (!found) return false;
     this.workspace = [...this.workspace.filter((d) => !jobs.some((job) => isInside(d.path, job.root, DISK))), ...found];
     this.publish();
+    return true;
   }
 
   /** A pass on the worker thread; undefined when it was cancelled (see `schedule`) or failed. */
   private async ask(jobs: CheckJob[]): Promise<Diagnostic[] | undefined> {
     if (this.disposed) return undefined;
-    const pass = this.worker.check(jobs);
+    const pass = this.passes.check(jobs);
     this.cancelPass = pass.cancel;
     try {
       const found = await pass.answer;

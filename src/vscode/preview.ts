@@ -107,7 +107,7 @@ export function registerPreview(surface: Surface, model: ActiveChainModel): vsco
     surface.registerTextDocumentContentProvider(PREVIEW_SCHEME, provider),
     // In the active editor group, as a tab of its own: the preview is read in full, not beside.
     surface.registerCommand('instructionLens.previewPrompt', async () => {
-      const active = model.current;
+      const active = await model.settled();
       if (!active) {
         void vscode.window.showInformationMessage('Open a file first: the preview shows what the agent injects for it.');
         return;
@@ -116,7 +116,7 @@ export function registerPreview(surface: Surface, model: ActiveChainModel): vsco
     }),
     // Ids may be given (from a keybinding's args); otherwise the user picks both agents.
     surface.registerCommand('instructionLens.compareAgents', async (leftId?: string, rightId?: string) => {
-      const active = model.current;
+      const active = await model.settled();
       if (!active) {
         void vscode.window.showInformationMessage('Open a file first: the comparison shows what two agents inject for it.');
         return;

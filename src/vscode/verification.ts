@@ -117,7 +117,7 @@ export function registerVerification(surface: Surface, model: ActiveChainModel, 
       void vscode.window.showWarningMessage('Instruction Lens: verifying runs an agent installed on this machine, which Restricted Mode does not allow.');
       return undefined;
     }
-    const active = model.current;
+    const active = await model.settled();
     if (!active) {
       void vscode.window.showInformationMessage('Instruction Lens: open a file to verify what the agent loads for it.');
       return undefined;

@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { after, before, describe, it } from 'node:test';
+import { resolveChain } from '../../src/core/chain';
 import { check } from '../../src/core/check';
 import { CheckService, type CheckAnswer, type CheckMessage, type Change, type FolderSettings } from '../../src/core/checkService';
 import type { Diagnostic } from '../../src/core/model';
@@ -51,13 +52,15 @@ const change = (written?: string[], unsaved: [string, Uint8Array][] = []): Chang
 const key = (d: Diagnostic) => [d.path, d.line, d.column, d.code, d.message, d.agents?.join(',')].join('\0');
 const keys = (ds: readonly Diagnostic[]) => ds.map(key).sort();
 
+type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
+
 /** A service and a way to ask it: each answer by its request's id. */
 function service() {
   const answers = new Map<number, (a: CheckAnswer) => void>();
   const svc = new CheckService((a) => answers.get(a.id)?.(a), 5);
   let id = 0;
   return {
-    send(message: Omit<Exclude<CheckMessage, { kind: 'cancel' }>, 'id'>): { id: number; answer: Promise<CheckAnswer> } {
+    send(message: WithoutId<Exclude<CheckMessage, { kind: 'cancel' }>>): { id: number; answer: Promise<CheckAnswer> } {
       const asked = ++id;
       const answer = new Promise<CheckAnswer>((resolve) => answers.set(asked, resolve));
       svc.handle({ ...message, id: asked } as CheckMessage);
@@ -111,6 +114,25 @@ describe('the extension\'s checking service', () => {
     // The disk again once the document is saved or reverted (a new unsaved key).
     const back = diagnosticsOf(await s.send({ kind: 'look', jobs: [{ file, ...folder() }], change: change([]) }).answer);
     assert.ok(back.some((d) => d.message.includes('gone.md')));
+  });
+
+  it('a chain for a file is the one resolveChain gives, and follows a written file', async () => {
+    const s = service();
+    const target = path.join(root, 'web', 'src', 'app.ts');
+    const job = { agent: 'gemini-cli', target, launchDir: root, home, settings: {} };
+    const asked = await s.send({ kind: 'chain', job, change: change() }).answer;
+    assert.ok('chain' in asked);
+    const expected = resolveChain({ profile: PROFILES.find((p) => p.id === 'gemini-cli')!, target, launchDir: root, home, env: process.env, settings: {} }, workspaceHost(new Map(), true));
+    assert.deepEqual(JSON.parse(JSON.stringify(asked.chain)), JSON.parse(JSON.stringify(expected)));
+    const file = path.join(root, 'web', 'GEMINI.md');
+    const original = nodeFs.readFileSync(file, 'utf8');
+    try {
+      nodeFs.writeFileSync(file, '# Web, rewritten\n');
+      const again = await s.send({ kind: 'chain', job, change: change([file]) }).answer;
+      assert.ok('chain' in again && again.chain.sources.some((s) => s.path === file && s.chars === '# Web, rewritten\n'.length));
+    } finally {
+      nodeFs.writeFileSync(file, original);
+    }
   });
 
   it('a cancelled pass answers that it was cancelled, and a look sent meanwhile is answered first', async () => {
