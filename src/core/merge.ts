@@ -44,16 +44,28 @@ export function mergeDiagnostics(list: readonly Diagnostic[], opts: MergeOptions
 export function relativePaths(message: string, opts: { root?: string; home?: string; sep?: string }): string {
   let text = message;
   const { root, home, sep = '/' } = opts;
-  if (root && root !== sep && !root.endsWith(sep)) {
+  if (root && root !== sep && !root.endsWith(sep) && text.includes(root)) {
     text = text.split(`${root}${sep}`).join('');
-    text = text.replace(new RegExp(`${escape(root)}(?![\\w-]|\\.\\w)`, 'g'), 'the workspace folder');
+    text = text.replace(alone(root), 'the workspace folder');
   }
-  if (home && home !== sep && !home.endsWith(sep)) {
+  if (home && home !== sep && !home.endsWith(sep) && text.includes(home)) {
     text = text.split(`${home}${sep}`).join(`~${sep}`);
-    text = text.replace(new RegExp(`${escape(home)}(?![\\w-]|\\.\\w)`, 'g'), '~');
+    text = text.replace(alone(home), '~');
   }
   return text;
 }
+
+/** A folder's path not followed by more of a name; compiled once per folder (the extension merges every problem at each editor switch). */
+function alone(folder: string): RegExp {
+  let re = aloneRes.get(folder);
+  if (!re) {
+    if (aloneRes.size > 100) aloneRes.clear();
+    aloneRes.set(folder, (re = new RegExp(`${escape(folder)}(?![\\w-]|\\.\\w)`, 'g')));
+  }
+  return re;
+}
+
+const aloneRes = new Map<string, RegExp>();
 
 function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

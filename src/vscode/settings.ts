@@ -66,14 +66,30 @@ export class Settings implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<vscode.ConfigurationChangeEvent>();
   /** Fires when any `instructionLens.*` setting, or an editor setting a profile reads, changes; filter with `changed()`. */
   readonly onDidChange = this.emitter.event;
-  private readonly subscription = vscode.workspace.onDidChangeConfiguration((e) => {
-    if (e.affectsConfiguration(SECTION) || editorKeys().some((k) => e.affectsConfiguration(k))) this.emitter.fire(e);
-  });
+  /**
+   * The values read, by scope and key, until the configuration, the workspace folders or trust
+   * change (trust decides whether restricted settings apply): each read through VS Code's API
+   * costs a fraction of a millisecond, and an editor switch reads dozens.
+   */
+  private readonly values = new Map<string, unknown>();
+  private readonly subscription = vscode.Disposable.from(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      // Before anyone hears of the change, so that they read the new values.
+      this.values.clear();
+      if (e.affectsConfiguration(SECTION) || editorKeys().some((k) => e.affectsConfiguration(k))) this.emitter.fire(e);
+    }),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => this.values.clear()),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => this.values.clear()),
+  );
 
   /** A setting's value; without a scope, as the first workspace folder sees it (its own `.vscode/settings.json` included). */
   get<K extends SettingKey>(key: K, scope: vscode.ConfigurationScope | undefined = vscode.workspace.workspaceFolders?.[0]?.uri): SettingValue<K> {
-    const value = vscode.workspace.getConfiguration(SECTION, scope).get<SettingValue<K>>(key);
-    return value === undefined ? (DEFAULTS[key] as SettingValue<K>) : value;
+    const cacheKey = `${scopeKey(scope)}\0${key}`;
+    if (this.values.has(cacheKey)) return this.values.get(cacheKey) as SettingValue<K>;
+    const read = vscode.workspace.getConfiguration(SECTION, scope).get<SettingValue<K>>(key);
+    const value = read === undefined ? (DEFAULTS[key] as SettingValue<K>) : read;
+    this.values.set(cacheKey, value);
+    return value;
   }
 
   /**
@@ -172,6 +188,14 @@ export class Settings implements vscode.Disposable {
     this.subscription.dispose();
     this.emitter.dispose();
   }
+}
+
+/** A configuration scope as a key: the resource it stands for. */
+function scopeKey(scope: vscode.ConfigurationScope | undefined): string {
+  if (!scope) return '';
+  if (scope instanceof vscode.Uri) return scope.toString();
+  const { uri, languageId } = scope as { uri?: vscode.Uri; languageId?: string };
+  return `${uri?.toString() ?? ''}\0${languageId ?? ''}`;
 }
 
 function editorKeys(): string[] {
