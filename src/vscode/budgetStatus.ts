@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { fmt } from '../core/text';
 import type { ActiveChain, ActiveChainModel } from './activeChain';
 import { VIEW_ID } from './ids';
 import { amount, budgetWords, displayPath, injected, profileName, quantity } from './format';
@@ -37,14 +38,14 @@ export function registerBudgetStatus(item: vscode.StatusBarItem, model: ActiveCh
     md.isTrusted = { enabledCommands: [VERIFY_COMMAND] };
     md.appendMarkdown(`**${profileName(profile)}** ${profile.agentVersion} — instructions for \`${path.basename(chain.target)}\`\n\n`);
     const share = budget.limit ? ` (${Math.round((budget.used / budget.limit) * 100)} % of ${quantity(budget.limit, budget.unit)})` : ' (the agent sets no limit)';
-    md.appendMarkdown(`At start: ${budget.used.toLocaleString('en-US')} ${budget.unit}${share}, about ${amount(Math.ceil(budget.used / 4))} tokens (estimated at 4 ${budget.unit} a token).\n\n`);
+    md.appendMarkdown(`At start: ${fmt(budget.used)} ${budget.unit}${share}, about ${amount(Math.ceil(budget.used / 4))} tokens (estimated at 4 ${budget.unit} a token).\n\n`);
     const top = chain.sources
       .filter((s) => s.loads === 'start' && injected(s, budget.unit) > 0)
       .sort((a, b) => injected(b, budget.unit) - injected(a, budget.unit))
       .slice(0, TOP_SOURCES);
     if (top.length) md.appendMarkdown(`Largest:\n${top.map((s) => `- \`${displayPath(s.path, chain)}\` ${quantity(injected(s, budget.unit), budget.unit)}`).join('\n')}\n\n`);
     if (cut.length) md.appendMarkdown(`$(warning) ${cut.map((s) => `\`${displayPath(s.path, chain)}\` ${s.status}`).join(', ')}\n\n`);
-    if (budget.onRead) md.appendMarkdown(`On read of \`${path.basename(chain.target)}\`: ${budget.onRead.toLocaleString('en-US')} ${budget.unit} more.\n\n`);
+    if (budget.onRead) md.appendMarkdown(`On read of \`${path.basename(chain.target)}\`: ${fmt(budget.onRead)} ${budget.unit} more.\n\n`);
     if (chain.fatal) md.appendMarkdown(`$(error) ${chain.fatal}\n\n`);
     const verified = verifications.notice(profile);
     if (verified) md.appendMarkdown(`$(${verified.startsWith('verified') ? 'pass' : 'warning'}) ${verified}\n\n`);

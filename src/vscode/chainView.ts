@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { fmt } from '../core/text';
 import type { LoadTime, Source } from '../core/model';
 import type { Profile } from '../core/profile';
 import type { Verifications } from './verification';
@@ -219,7 +220,7 @@ function tooltip(source: Source, active: ActiveChain): vscode.MarkdownString {
   const whole = onDisk(source, unit);
   const facts = [`loads: ${LOADS[groupOf(source)]}`, `applies to: ${scopeText(source, chain)}`];
   if (sent) facts.push(`sent: ${quantity(sent, unit)}`);
-  if (whole) facts.push(`on disk: ${source.chars.toLocaleString('en-US')} chars, ${source.bytes.toLocaleString('en-US')} bytes`);
+  if (whole) facts.push(`on disk: ${fmt(source.chars)} chars, ${fmt(source.bytes)} bytes`);
   const share = shareText(source, active);
   if (share) facts.push(`share: ${share}`);
   facts.push(`kind: ${source.kind}`);

@@ -53,6 +53,7 @@ class InstructionDiagnostics implements vscode.Disposable {
   private shown = new Map<string, string>();
   /** The active chain's own problems when last published. */
   private activeKey: string | undefined;
+  private publishing: ReturnType<typeof setImmediate> | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** Counts the changes: a quick look started before the latest one is stale. */
   private generation = 0;
@@ -86,9 +87,10 @@ class InstructionDiagnostics implements vscode.Disposable {
     this.passes = new CheckWorker(log, PASS_WORKER_IDLE_MS);
     this.disposables.push(
       this.passes,
-      // An editor switch whose chain brings no problem of its own that differs publishes nothing.
+      // An editor switch whose chain brings no problem of its own that differs publishes nothing;
+      // one that does publishes in a task of its own, once the views have followed the switch.
       model.onDidChange(() => {
-        if (keyOf(model.current?.chain.diagnostics ?? []) !== this.activeKey) this.publish();
+        if (keyOf(model.current?.chain.diagnostics ?? []) !== this.activeKey) this.publishSoon();
       }),
       watcher.onDidChange((paths) => {
         this.passes.changed(watcher.structural ? undefined : paths);
@@ -315,9 +317,18 @@ class InstructionDiagnostics implements vscode.Disposable {
     this.watcher.track('diagnostics', all.filter((d) => d.data?.target).map((d) => d.data!.target));
   }
 
+  /** Publish after the task under way (changes in a row publish once). */
+  private publishSoon(): void {
+    this.publishing ??= setImmediate(() => {
+      this.publishing = undefined;
+      if (!this.disposed) this.publish();
+    });
+  }
+
   dispose(): void {
     clearTimeout(this.timer);
     clearTimeout(this.idleTimer);
+    if (this.publishing) clearImmediate(this.publishing);
     this.generation++;
     this.disposed = true;
     this.cancelPass?.();
