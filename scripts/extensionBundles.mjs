@@ -2,11 +2,14 @@
 // says why): VS Code loads the first, dist/extension.js, to activate; the others load after
 // activation returns, or on first need. Every source module and library is in exactly one of
 // them (the build fails otherwise): an import of a module that another bundle holds becomes a
-// `require` of that bundle, whose entry exports every module the others import from it.
+// `require` of that bundle, whose entry exports what the others import from it (only the names
+// imported, so that the rest of a module is left out as in one bundle).
 // (esbuild's own code splitting is for ES modules only; VS Code loads an extension as CommonJS.)
 import { build } from 'esbuild';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 
@@ -50,19 +53,19 @@ function ownerOf(rel) {
  * a module or library ends up in two bundles.
  */
 export async function buildExtension(options) {
-  /** For each bundle, the modules other bundles import from it. */
-  const wanted = new Map(EXTENSION_BUNDLES.map((b) => [b.name, new Set()]));
+  /** For each bundle, the modules other bundles import from it: the names each exports to them, by their alias in the bundle's entry. */
+  const wanted = new Map(EXTENSION_BUNDLES.map((b) => [b.name, new Map()]));
   const inputs = new Map();
   const built = new Set();
   for (const bundle of EXTENSION_BUNDLES) {
-    const modules = [...wanted.get(bundle.name)];
-    if (!bundle.entry && !modules.length) throw new Error(`no bundle imports from dist/${bundle.name}.js: take it out of EXTENSION_BUNDLES`);
+    const modules = wanted.get(bundle.name);
+    if (!bundle.entry && !modules.size) throw new Error(`no bundle imports from dist/${bundle.name}.js: take it out of EXTENSION_BUNDLES`);
     const result = await build({
       ...options,
       ...(bundle.platform ? { platform: bundle.platform } : {}),
       ...(bundle.entry
         ? { entryPoints: [bundle.entry] }
-        : { stdin: { contents: `module.exports = {\n${modules.map((m) => `  ${JSON.stringify(m)}: require(${JSON.stringify(`./${m}`)}),`).join('\n')}\n};\n`, resolveDir: repo, sourcefile: `${bundle.name}-entry.js`, loader: 'js' } }),
+        : { stdin: { contents: entryOf(modules), resolveDir: repo, sourcefile: `${bundle.name}-entry.js`, loader: 'js' } }),
       outfile: `dist/${bundle.name}.js`,
       external: ['vscode'],
       metafile: true,
@@ -82,7 +85,49 @@ export async function buildExtension(options) {
   }
 }
 
-/** An import of a module another bundle holds: `require('./<that bundle>.js')[<the module>]`. */
+/** A bundle's entry: each module's names others import, under their aliases; a whole module where one asks for all of it. */
+function entryOf(modules) {
+  const lines = [];
+  for (const [rel, names] of modules) {
+    const file = JSON.stringify(`./${rel}`);
+    if (names.has('*')) lines.push(`import * as ${names.get('*')} from ${file};`, `export { ${names.get('*')} };`);
+    const named = [...names].filter(([name]) => name !== '*');
+    if (named.length) lines.push(`export { ${named.map(([name, alias]) => `${name} as ${alias}`).join(', ')} } from ${file};`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The names a file imports from `specifier`, from its source (TypeScript's parser): `['*']` for
+ * a namespace import, a re-export of everything, a `require` or an `import()`.
+ */
+function importedNames(importer, specifier, kind) {
+  if (kind !== 'import-statement' || !/\.tsx?$/.test(importer)) return ['*'];
+  const source = ts.createSourceFile(importer, readFileSync(importer, 'utf8'), ts.ScriptTarget.Latest, false);
+  const names = new Set();
+  for (const node of source.statements) {
+    if (!(ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) || !node.moduleSpecifier || node.moduleSpecifier.text !== specifier) continue;
+    if (ts.isImportDeclaration(node)) {
+      const clause = node.importClause;
+      if (!clause || clause.isTypeOnly) continue;
+      if (clause.name) names.add('default');
+      const bindings = clause.namedBindings;
+      if (bindings && ts.isNamespaceImport(bindings)) return ['*'];
+      for (const e of bindings?.elements ?? []) if (!e.isTypeOnly) names.add((e.propertyName ?? e.name).text);
+    } else {
+      if (node.isTypeOnly) continue;
+      if (!node.exportClause || !ts.isNamedExports(node.exportClause)) return ['*'];
+      for (const e of node.exportClause.elements) if (!e.isTypeOnly) names.add((e.propertyName ?? e.name).text);
+    }
+  }
+  return [...names];
+}
+
+/**
+ * An import of a module another bundle holds: a module of getters for the names imported, each
+ * reading the other bundle's export (`require('./<bundle>.js').<alias>`), or that bundle's whole
+ * module.
+ */
 function linkBundles(self, wanted, built) {
   return {
     name: 'link-bundles',
@@ -96,12 +141,22 @@ function linkBundles(self, wanted, built) {
         const owner = ownerOf(rel);
         if (!owner || owner === self) return resolved;
         if (built.has(owner)) throw new Error(`${rel} is imported from dist/${owner}.js, which is built before dist/${self}.js: order EXTENSION_BUNDLES so that a bundle comes before those it imports from`);
-        wanted.get(owner).add(rel);
-        return { path: `${owner}:${rel}`, namespace: 'bundle-link' };
+        const exported = wanted.get(owner);
+        if (!exported.has(rel)) exported.set(rel, new Map());
+        const aliases = exported.get(rel);
+        let count = [...exported.values()].reduce((n, m) => n + m.size, 0);
+        const names = importedNames(args.importer, args.path, args.kind);
+        for (const name of names) if (!aliases.has(name)) aliases.set(name, `_${count++}`);
+        const link = { bundle: `./${owner}.js`, aliases: names.map((name) => [name, aliases.get(name)]) };
+        return { path: `${owner}:${rel}:${path.relative(repo, args.importer)}:${args.kind}`, namespace: 'bundle-link', pluginData: link };
       });
-      b.onLoad({ filter: /.*/, namespace: 'bundle-link' }, (args) => {
-        const [owner, rel] = args.path.split(/:(.*)/s);
-        return { contents: `module.exports = require(${JSON.stringify(`./${owner}.js`)})[${JSON.stringify(rel)}];\n`, loader: 'js', resolveDir: repo };
+      b.onLoad({ filter: /.*/, namespace: 'bundle-link' }, ({ pluginData: { bundle, aliases } }) => {
+        const from = `require(${JSON.stringify(bundle)})`;
+        const whole = aliases.find(([name]) => name === '*');
+        const contents = whole
+          ? `module.exports = ${from}.${whole[1]};\n`
+          : `var b = ${from};\nmodule.exports = { __esModule: true, ${aliases.map(([name, alias]) => `get ${name}() { return b.${alias}; }`).join(', ')} };\n`;
+        return { contents, loader: 'js', resolveDir: repo };
       });
     },
   };
