@@ -70,6 +70,13 @@ export class InstructionWatcher implements vscode.Disposable {
   private pending = new Set<string>();
   private pendingStructural = false;
   /**
+   * A file that concerns no agent by itself was created or deleted since the last burst. It
+   * refreshes nothing, but the next burst is structural: the kept answers about its folder (its
+   * listing, the file missing) would outlive it, and an edit that imports a file just made would
+   * be told the file does not exist.
+   */
+  private unseenStructural = false;
+  /**
    * Whether the burst reported last may have created, deleted or renamed a path (else only file
    * contents changed, and what lists files, such as git's index, still holds).
    */
@@ -209,6 +216,7 @@ export class InstructionWatcher implements vscode.Disposable {
     if (this.keep(p)) return this.note(p);
     if (!this.folderOf(p) || isSkipped(this.relative(p))) return;
     if (created ? isDirectory(p) : path.extname(p) === '') this.note(p);
+    else this.unseenStructural = true;
   }
 
   private updateExact(): void {
@@ -249,8 +257,8 @@ export class InstructionWatcher implements vscode.Disposable {
       if (wait > 0) return this.arm(wait);
       const paths = [...this.pending];
       this.pending = new Set();
-      this.structural = this.pendingStructural;
-      this.pendingStructural = false;
+      this.structural = this.pendingStructural || this.unseenStructural;
+      this.pendingStructural = this.unseenStructural = false;
       this.emitter.fire(paths);
     }, ms);
   }

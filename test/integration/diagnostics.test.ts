@@ -63,6 +63,25 @@ describe('diagnostics and quick fixes', () => {
     assert.ok(summary('packages/web/AGENTS.md').includes('0:0 not-loaded'));
   });
 
+  it('an import of a file just made outside the editor is found, though its folder was listed before', async function () {
+    this.timeout(30_000);
+    const dir = ws('packages/made');
+    const claude = `${dir}/CLAUDE.md`;
+    const missing = () => diagnosticsOf(claude).filter((d) => codeOf(d) === 'import-missing').map((d) => d.message);
+    try {
+      // A missing import: its nearest-file suggestion lists the folder, and that listing is kept.
+      write(claude, 'Made here.\n\nSee @gone.md\n');
+      await until(() => missing().length === 1, 'the missing import');
+      await sleep(500);
+      // A file no agent reads by its name is made, then imported: only the edit is an instruction file's.
+      write(`${dir}/notes.md`, 'Notes.\n');
+      write(claude, 'Made here.\n\nSee @notes.md\n');
+      await until(() => missing().length === 0, 'the import of the new file found', 10_000).catch(() => assert.deepEqual(missing(), []));
+    } finally {
+      remove(dir);
+    }
+  });
+
   it('replaces a broken path with the nearest existing file', async () => {
     await until(() => summary(LIB).includes('2:31 import-missing'), 'the broken import');
     const editor = await open(LIB);
