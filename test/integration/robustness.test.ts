@@ -244,7 +244,7 @@ describe('robustness: the disk changing under the extension', () => {
       await restoreSetting('agents');
     });
 
-    it('replacing every instruction file at once: one refresh, and the chain and the diagnostics are the new branch\'s', async function () {
+    it('replacing every instruction file at once: a refresh or two, and the chain and the diagnostics are the new branch\'s', async function () {
       this.timeout(30_000);
       await open(path.join(repo, 'src/main.ts'));
       await untilTree(lens, (rows) => rows.includes('    style.md — on read') || rows.includes('  style.md — on read'), 'branch one\'s chain');
@@ -271,7 +271,10 @@ describe('robustness: the disk changing under the extension', () => {
       // What the tree shows is what a fresh resolve of the new files gives.
       await vscode.commands.executeCommand('instructionLens.refresh');
       assert.deepEqual(treeRows(lens), rows);
-      assert.equal(refreshes, 1, `the switch caused ${refreshes} refreshes`);
+      // VS Code's watcher may hand one checkout's events over in two batches further apart than
+      // the debounce (seen under load: 0.7 s apart, the second chain the same as the first), as
+      // the thousands-of-changes burst in watcher.test.ts allows; more would be refreshing per file.
+      assert.ok(refreshes >= 1 && refreshes <= 2, `the switch caused ${refreshes} refreshes`);
       await errors.check('the branch switch');
     });
   });
