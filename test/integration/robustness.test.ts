@@ -374,10 +374,10 @@ describe('robustness: the hostile tree in the workspace', () => {
     this.timeout(60_000);
     lens = await api();
     await selectAgent(lens, 'claude-code');
-    // scripts/hostileTree.mjs at a smaller size: the 500 nested folders, the 200 MB (sparse) file,
-    // the FIFO, loops and links out as they are; a shorter import chain and fewer files.
+    // scripts/hostileTree.mjs as the CLI's tests build it: the 200 MB (sparse) file, the 2,000-deep
+    // import chain, the 500 nested folders, the 5,000 instruction files, the FIFO, loops and links out.
     const script = path.join(vscode.extensions.getExtension('instruction-lens.instruction-lens')!.extensionPath, 'scripts', 'hostileTree.mjs');
-    const code = `const { buildHostileTree } = await import(${JSON.stringify(script)}); console.log(buildHostileTree(${JSON.stringify(tree)}, { chainDepth: 100, manyFiles: 400 }).deepest);`;
+    const code = `const { buildHostileTree } = await import(${JSON.stringify(script)}); console.log(buildHostileTree(${JSON.stringify(tree)}).deepest);`;
     deepest = execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8', env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } }).trim();
   });
 
