@@ -69,6 +69,16 @@ export function refreshHost(host: Host): Host {
   return { fs, git: host.git instanceof SnapshotGitIndex ? host.git : new SnapshotGitIndex(host.git) };
 }
 
+/**
+ * The host for the next refresh when only the `written` files' contents changed (nothing created,
+ * deleted or renamed): every other answer, git's lists included, still holds and is kept.
+ * Undefined when `host` keeps no answers (make a new one).
+ */
+export function carryHost(host: Host, written: readonly string[]): Host | undefined {
+  if (!(host.fs instanceof CachedFileSystem && host.git instanceof SnapshotGitIndex)) return undefined;
+  return written.length ? { fs: host.fs.carry(new Set(written)), git: host.git.carry() } : host;
+}
+
 /** The launch dir an agent most likely starts in for a target: the repository root, else the target's folder. */
 export function defaultLaunchDir(fs: FileSystem, target: string): string {
   const dir = fs.stat(target)?.type === 'dir' ? target : fs.path.dirname(target);

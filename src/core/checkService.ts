@@ -1,6 +1,5 @@
-import { resolveChain, refreshHost, type Host } from './chain';
+import { carryHost, resolveChain, refreshHost, type Host } from './chain';
 import { checkInSlices } from './check';
-import { CachedFileSystem } from './cachedFs';
 import { NodeFileSystem } from './fs';
 import { SnapshotGitIndex } from './git';
 import type { Chain, Diagnostic } from './model';
@@ -119,11 +118,8 @@ export class CheckService {
   /** This change's host: the last one, carried over the files written, or a new one. */
   private hostFor(change: Change): Host {
     const key = `${change.trusted}\0${change.unsavedKey}`;
-    const host = this.host;
-    if (host && key === this.hostKey && change.written && host.fs instanceof CachedFileSystem && host.git instanceof SnapshotGitIndex) {
-      if (change.written.length) this.host = { fs: host.fs.carry(new Set(change.written)), git: host.git.carry() };
-      return this.host!;
-    }
+    const carried = this.host && key === this.hostKey && change.written ? carryHost(this.host, change.written) : undefined;
+    if (carried) return (this.host = carried);
     this.hostKey = key;
     return (this.host = refreshHost(workspaceHost(new Map(change.unsaved), change.trusted)));
   }

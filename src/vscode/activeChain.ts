@@ -1,10 +1,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { refreshHost, resolveChain, type Host } from '../core/chain';
+import { carryHost, refreshHost, resolveChain, type Host } from '../core/chain';
 import { NodeFileSystem } from '../core/fs';
-import { CachedFileSystem } from '../core/cachedFs';
 import { launchDirectory } from '../core/workspaceHost';
-import { SnapshotGitIndex } from '../core/git';
 import type { Chain } from '../core/model';
 import type { Profile } from '../core/profile';
 import { PROFILES } from '../core/profiles';
@@ -185,9 +183,9 @@ export class ActiveChainModel implements vscode.Disposable {
     this.cache.clear();
     const host = this.host;
     this.host = undefined;
-    if (written && host && host.host.fs instanceof CachedFileSystem && host.host.git instanceof SnapshotGitIndex) {
-      const unsaved = unsavedKey();
-      if (unsaved === host.unsaved) this.host = { host: { fs: host.host.fs.carry(new Set(written)), git: host.host.git.carry() }, unsaved };
+    if (written && host && host.unsaved === unsavedKey()) {
+      const carried = carryHost(host.host, written);
+      if (carried) this.host = { host: carried, unsaved: host.unsaved };
     }
     void this.update();
   }
