@@ -136,7 +136,7 @@ for (const shape of SHAPES) {
   console.log(`(floor = Node start-up + git ls-files = ${fmtMs(floor)} ms; a share is that agent's check time beyond Node start-up, as a part of all agents' together)`);
 
   // In process: a chain for the file 12 folders deep, every agent.
-  const ip = spawnSync(process.execPath, [inProcess, tree.root, path.join(tree.root, tree.deepFile), String(short ? 50 : 200), path.join(tree.root, tree.deepestFile)], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const ip = spawnSync(process.execPath, [inProcess, tree.root, path.join(tree.root, tree.deepFile), String(short ? 50 : 200), path.join(tree.root, tree.deepestFile), String(short ? 5 : 40)], { encoding: 'utf8', maxBuffer: 1 << 26 });
   if (ip.status !== 0) fail(`in-process bench failed:\n${ip.stderr}`);
   const inProc = JSON.parse(ip.stdout);
   console.log('\nIn process, a chain for the file 12 folders deep (ms; a new refresh re-reads disk and git, as after a change; a new file is an editor switch to it in a refresh that has resolved another file; the same file is that chain asked again):\n');
