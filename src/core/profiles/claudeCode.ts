@@ -246,7 +246,7 @@ class MemoryLoader {
       this.sources.push({ path: target, kind: 'import', scope, loads, status, ...sz, injectedChars: 0, injectedBytes: 0, importedBy: importer, reason });
     };
     // `@a.md,` names a file "a.md," — say so plainly, and point at the file meant.
-    const bare = target.replace(/[,.;:!?)\]"']+$/, '');
+    const bare = target.replace(TRAILING_PUNCTUATION, '');
     let punctuation: Diagnostic | undefined;
     if (bare !== target && !this.ctx.fs.stat(target)) {
       const exists = this.ctx.fs.stat(bare)?.type === 'file';
@@ -282,7 +282,12 @@ class MemoryLoader {
     }
     const { entries, exists } = this.load(target, type, 'import', scope, loads, { depth, importer, stack });
     if (!exists) {
-      skipped('missing', 'The import target does not exist; Claude Code ignores the import without a word.');
+      skipped('missing', `The import target ${this.ctx.fs.stat(target)?.type === 'dir' ? 'is a folder' : 'does not exist'}; Claude Code ignores the import without a word.`);
+      const backslashed = this.endedAtBackslash(written, importer, at);
+      if (backslashed) {
+        this.diagnostics.push(backslashed);
+        return entries;
+      }
       if (punctuation) {
         this.diagnostics.push(punctuation);
         return entries;
@@ -294,7 +299,26 @@ class MemoryLoader {
     }
     return entries;
   }
+
+  /**
+   * `@docs\x.md`, a Windows path: Claude Code's import pattern ends the path at a backslash
+   * that does not escape a space, on every platform, so it reads `@docs` and loads nothing
+   * (observed with the real agent: `docs/x.md` is not sent). Reported when the path written with
+   * `/` is a file, with that spelling as the fix.
+   */
+  private endedAtBackslash(written: string, importer: string, at: Ref): Diagnostic | undefined {
+    const rest = /^\\(?! )\S*/.exec(at.text.slice(at.end))?.[0].replace(TRAILING_PUNCTUATION, '');
+    if (!rest) return undefined;
+    const meant = (written + rest).replace(/\\(?! )/g, '/');
+    const file = resolveImport(this.ctx.fs.path, meant.replace(/#.*$/, '').replace(/\\ /g, ' '), importer, this.ctx.home);
+    if (this.ctx.fs.stat(file)?.type !== 'file') return undefined;
+    const place = { text: at.text, start: at.start, end: at.end + rest.length };
+    return diag('import-missing', at.file, `Claude Code ends an import's path at a backslash: it reads @${written}${rest} as @${written} and loads nothing. Write @${meant}.`, place, { suggestion: meant });
+  }
 }
+
+/** Punctuation a sentence glues onto a path (`@a.md,`), which Claude Code reads as part of it. */
+const TRAILING_PUNCTUATION = /[,.;:!?)\]"']+$/;
 
 function resolveImport(path: PathApi, p: string, importer: string, home: string): string {
   if (p.startsWith('~/')) return path.join(home, p.slice(2));

@@ -165,6 +165,24 @@ describe('claude-code', () => {
     assert.ok(!c.diagnostics.some((x) => x.code === 'import-not-text'));
   });
 
+  it('a Windows path in an import ends at its first backslash: reported when the path meant is a file', () => {
+    // Observed with Claude Code 2.1.332 (instruction-lens verify): "@docs\\x.md" sends CLAUDE.md alone.
+    const t = tree({
+      '/r/CLAUDE.md': 'See @docs\\x.md, and @.\\docs\\y.md#part here.\nNot these: @docs\\none.md @docs @notes\\today\n',
+      '/r/docs/x.md': 'x',
+      '/r/docs/y.md': 'y',
+    });
+    const c = chainOf(t, 'claude-code', '/r', { launchDir: '/r' });
+    assert.deepEqual(statuses(c), ['loaded /r/CLAUDE.md', 'missing /r/docs', 'missing /r', 'missing /r/notes']);
+    assert.match(c.sources[1].reason, /is a folder/);
+    const found = c.diagnostics.filter((d) => d.code === 'import-missing');
+    assert.deepEqual(found.map((d) => d.data?.suggestion), ['docs/x.md', './docs/y.md#part']);
+    // The range covers the whole path as written, so the quick fix replaces all of it.
+    const line = 'See @docs\\x.md, and @.\\docs\\y.md#part here.';
+    assert.deepEqual(found.map((d) => [d.line, line.slice(d.column, d.endColumn)]), [[0, '@docs\\x.md'], [0, '@.\\docs\\y.md#part']]);
+    assert.match(found[0].message, /reads @docs\\x\.md as @docs and loads nothing\. Write @docs\/x\.md\./);
+  });
+
   it('cycles load each file once and are reported', () => {
     const t = tree({ '/r/CLAUDE.md': '@a.md', '/r/a.md': 'a @b.md', '/r/b.md': 'b @a.md @CLAUDE.md' });
     const c = chainOf(t, 'claude-code', '/r', { launchDir: '/r' });
