@@ -6,7 +6,7 @@ import { readConfig, suppress } from './config';
 import { diag, RULES, uniqueDiagnostics } from './diagnostics';
 import { mergeDiagnostics } from './merge';
 import { PROFILES } from './profiles';
-import { matchesAny, relativeInside } from './globs';
+import { matchesAny, relativeInside, SegmentIndex } from './globs';
 import { isInside, pathKey, SKIP_DIRS, type PathRules } from './paths';
 import type { Diagnostic } from './model';
 import { governedFolders } from './patterns';
@@ -277,30 +277,18 @@ interface GlobRule {
  */
 function anyPattern(patterns: readonly string[], nocase = false): (rel: string) => boolean {
   // On a disk that ignores case an agent opening CLAUDE.md by name reads a claude.md: list it too.
-  const fold = (t: string) => (nocase ? t.toLowerCase() : t);
-  const byLiteral = new Map<string, RegExp[]>();
+  const index = new SegmentIndex<RegExp>(nocase);
+  for (const p of patterns) index.add(p, picomatch.makeRe(p, { dot: true, nocase }));
   // Patterns without a literal name (`**\/[Aa][Gg][Ee][Nn][Tt][Ss].[Mm][Dd]`): their last segment
   // is tried on the file name first, a far cheaper expression.
-  const always: { name: RegExp | undefined; re: RegExp }[] = [];
-  for (const p of patterns) {
-    const re = picomatch.makeRe(p, { dot: true, nocase });
-    const segments = p.split('/');
-    const literal = [...segments].reverse().find((seg) => /^[\w.@-]+$/.test(seg) && !/^\.+$/.test(seg));
-    const last = segments[segments.length - 1];
-    if (literal === undefined) always.push({ name: last.includes('**') ? undefined : picomatch.makeRe(last, { dot: true, nocase }), re });
-    else byLiteral.set(fold(literal), [...(byLiteral.get(fold(literal)) ?? []), re]);
-  }
+  const always = index.always.map(({ glob, value: re }) => {
+    const last = glob.slice(glob.lastIndexOf('/') + 1);
+    return { name: last.includes('**') ? undefined : picomatch.makeRe(last, { dot: true, nocase }), re };
+  });
   return (rel) => {
     const name = rel.slice(rel.lastIndexOf('/') + 1);
     for (const { name: nameRe, re } of always) if ((!nameRe || nameRe.test(name)) && re.test(rel)) return true;
-    for (let from = 0; from <= rel.length; ) {
-      const slash = rel.indexOf('/', from);
-      const end = slash < 0 ? rel.length : slash;
-      const candidates = byLiteral.get(fold(rel.slice(from, end)));
-      if (candidates) for (const re of candidates) if (re.test(rel)) return true;
-      from = end + 1;
-    }
-    return false;
+    return index.some(rel, (re) => re.test(rel));
   };
 }
 

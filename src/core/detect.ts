@@ -1,7 +1,7 @@
 import { childProcess } from './childProcess';
 import { constants as fsConstants, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { globMatcher } from './globs';
+import { globMatcher, SegmentIndex } from './globs';
 import type { Profile } from './profile';
 
 /**
@@ -34,18 +34,32 @@ const EXAMPLES = 2;
  * agent is still checked for all the common ones; agents with no markers stay off.
  */
 export function detectFromRepository(files: readonly string[], profiles: readonly Profile[]): Detection[] {
-  const out = profiles.map((profile): Detection => {
-    const markers = profile.evidence.markers;
-    if (!markers.length) return { profile, used: false, evidence: [] };
-    const matchers = markers.map(globMatcher);
-    const isMarker = (f: string) => matchers.some((m) => m(f));
-    const hits: string[] = [];
-    for (const f of files) {
-      if (!isMarker(f)) continue;
-      hits.push(f);
-      if (hits.length > EXAMPLES) break;
-    }
-    return { profile, used: hits.length > 0, evidence: hits.slice(0, EXAMPLES).concat(hits.length > EXAMPLES ? ['…'] : []) };
+  const hits: string[][] = profiles.map(() => []);
+  // One pass over the files for every profile's markers, each tried only on the paths that hold
+  // its literal name: a regular expression per file per profile cost more than git's listing.
+  const index = new SegmentIndex<{ slot: number; matches: (rel: string) => boolean }>();
+  profiles.forEach((profile, slot) => {
+    for (const m of profile.evidence.markers) index.add(m, { slot, matches: globMatcher(m) });
+  });
+  let open = profiles.filter((p) => p.evidence.markers.length).length;
+  const lastFile = profiles.map(() => -1);
+  let n = -1;
+  let f = '';
+  const visit = ({ slot, matches }: { slot: number; matches: (rel: string) => boolean }) => {
+    // A file counts once per profile, and a profile stops at one more example than it names.
+    if (lastFile[slot] === n || hits[slot].length > EXAMPLES || !matches(f)) return false;
+    lastFile[slot] = n;
+    if (hits[slot].push(f) > EXAMPLES) open--;
+    return false;
+  };
+  while (open > 0 && ++n < files.length) {
+    f = files[n];
+    for (const { value } of index.always) visit(value);
+    index.some(f, visit);
+  }
+  const out = profiles.map((profile, slot): Detection => {
+    const found = hits[slot];
+    return { profile, used: found.length > 0, evidence: found.slice(0, EXAMPLES).concat(found.length > EXAMPLES ? ['…'] : []) };
   });
   if (!out.some((d) => d.used)) {
     for (const d of out) if (d.profile.evidence.markers.length) Object.assign(d, { used: true, evidence: [DEFAULTED] });

@@ -93,6 +93,54 @@ export function globMatcher(glob: string): (rel: string) => boolean {
 
 const matchers = new Map<string, (rel: string) => boolean>();
 
+/**
+ * Values kept by the last literal folder or file name of their glob (`**\/.cursor/rules/*` under
+ * `rules`), so a pass over every file of a repository tries a glob only on the paths that hold
+ * that name as one of their segments (one look-up per segment), as a path the glob matches must.
+ * A glob without a literal name is in `always`, to be tried on every path.
+ */
+export class SegmentIndex<T> {
+  readonly always: { glob: string; value: T }[] = [];
+  private readonly byLiteral = new Map<string, T[]>();
+
+  /** `nocase`: segments are compared ignoring case, as the globs are then matched. */
+  constructor(private readonly nocase = false) {}
+
+  add(glob: string, value: T): void {
+    const literal = glob
+      .split('/')
+      .reverse()
+      .find((seg) => /^[\w.@-]+$/.test(seg) && !/^\.+$/.test(seg));
+    if (literal === undefined) this.always.push({ glob, value });
+    else {
+      const key = this.fold(literal);
+      const list = this.byLiteral.get(key);
+      if (list) list.push(value);
+      else this.byLiteral.set(key, [value]);
+    }
+  }
+
+  /**
+   * Whether `test` holds for a value kept under one of the segments of `rel` (the `always` ones
+   * aside), tried in the order of the segments; a value may be tried twice when its name is twice
+   * in the path.
+   */
+  some(rel: string, test: (value: T) => boolean): boolean {
+    for (let from = 0; from <= rel.length; ) {
+      const slash = rel.indexOf('/', from);
+      const end = slash < 0 ? rel.length : slash;
+      const candidates = this.byLiteral.get(this.fold(rel.slice(from, end)));
+      if (candidates) for (const v of candidates) if (test(v)) return true;
+      from = end + 1;
+    }
+    return false;
+  }
+
+  private fold(t: string): string {
+    return this.nocase ? t.toLowerCase() : t;
+  }
+}
+
 /** Why a glob is invalid, or undefined when it is fine. */
 export function globProblem(glob: string): string | undefined {
   return problems.get(glob);

@@ -269,6 +269,12 @@ describe('which agents a workspace uses', () => {
     assert.ok(!ids(['README.md']).includes('car') && !ids(['README.md']).includes('scaling'));
     const why = detectFromRepository(['CLAUDE.md', 'a/CLAUDE.md', 'b/CLAUDE.md', 'c/CLAUDE.md'], PROFILES).find((d) => d.profile.id === 'claude-code')!;
     assert.deepEqual(why.evidence, ['CLAUDE.md', 'a/CLAUDE.md', '…']);
+    // A file that two markers of one agent match is one example; examples keep the listing's order, at any depth.
+    const deep = detectFromRepository(['src/x.ts', 'a/.claude/CLAUDE.md', 'b/.cursor/.cursor/r.mdc', 'CLAUDE.local.md', 'c/.claude/rules/x.md'], PROFILES);
+    const evidence = (id: string) => deep.find((d) => d.profile.id === id)!.evidence;
+    assert.deepEqual(evidence('claude-code'), ['a/.claude/CLAUDE.md', 'CLAUDE.local.md', '…']);
+    assert.deepEqual(evidence('cursor'), ['b/.cursor/.cursor/r.mdc']);
+    assert.deepEqual(evidence('codex'), []);
   });
 
   it('the machine adds its evidence: a CLI on PATH with its version, a folder in the home; the version notice', async () => {
