@@ -36,6 +36,8 @@ export function listFiles(host: Host, root: string): { files: string[]; via: 'gi
   const gitRoot = host.git.root(root);
   if (gitRoot) {
     // Untracked instruction files are linted too: they are what the user is writing now.
+    const listed = gitRoot === root ? host.git.workTreeRelative?.(gitRoot) : undefined;
+    if (listed) return { files: listed, via: 'git' };
     const tracked = host.git.workTreeFiles?.(gitRoot) ?? host.git.trackedFiles(gitRoot);
     if (tracked) {
       const files = tracked.map((f) => relativeInside(root, f, host.fs)).filter((f): f is string => !!f);

@@ -14,6 +14,11 @@ export interface GitIndex {
   trackedFiles(root: string, pathspecs?: readonly string[]): string[] | undefined;
   /** Tracked files plus untracked ones git does not ignore: what a user has in the work tree. */
   workTreeFiles?(root: string): string[] | undefined;
+  /**
+   * `workTreeFiles` relative to `root`, with `/`, as git lists them: `check` wants them so, and
+   * making 57,000 absolute paths to cut them back cost more than listing them. Optional.
+   */
+  workTreeRelative?(root: string): string[] | undefined;
   /** The blob of `file` at `rev` (default HEAD); undefined when it is not there. */
   committedText(root: string, file: string, rev?: string): string | undefined;
   /** `committedText` of many files at once (one git process), by file. Optional. */
@@ -51,16 +56,17 @@ export class CliGitIndex implements GitIndex {
   }
 
   workTreeFiles(root: string): string[] | undefined {
-    return this.list(root, ['ls-files', '-z', '--cached', '--others', '--exclude-standard']);
+    const rel = this.workTreeRelative(root);
+    return rel && absolute(root, rel);
+  }
+
+  workTreeRelative(root: string): string[] | undefined {
+    return relativeList(run(root, WORK_TREE_ARGS));
   }
 
   private list(root: string, args: string[]): string[] | undefined {
-    const out = run(root, args);
-    if (out === undefined) return undefined;
-    return out
-      .split('\0')
-      .filter(Boolean)
-      .map((rel) => (path.sep === "/" ? `${root}/${rel}` : path.join(root, rel)));
+    const rel = relativeList(run(root, args));
+    return rel && absolute(root, rel);
   }
 
   committedText(root: string, file: string, rev = 'HEAD'): string | undefined {
@@ -104,17 +110,25 @@ export class CliGitIndex implements GitIndex {
   }
 
   committedFiles(root: string, rev: string): string[] | undefined {
-    const out = run(root, ['ls-tree', '-r', '-z', '--name-only', rev]);
-    if (out === undefined) return undefined;
-    return out
-      .split('\0')
-      .filter(Boolean)
-      .map((rel) => (path.sep === "/" ? `${root}/${rel}` : path.join(root, rel)));
+    return this.list(root, ['ls-tree', '-r', '-z', '--name-only', rev]);
   }
 
   commitOf(root: string, rev: string): string | undefined {
     return run(root, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`])?.trim() || undefined;
   }
+}
+
+/** Tracked files and untracked ones git does not ignore. */
+const WORK_TREE_ARGS = ['ls-files', '-z', '--cached', '--others', '--exclude-standard'];
+
+/** The paths of a `-z` listing, as git writes them (relative, with `/`). */
+function relativeList(out: string | undefined): string[] | undefined {
+  return out?.split('\0').filter(Boolean);
+}
+
+/** Git's relative paths made absolute under `root`, in the platform's spelling. */
+function absolute(root: string, rel: readonly string[]): string[] {
+  return rel.map((r) => (path.sep === '/' ? `${root}/${r}` : path.join(root, r)));
 }
 
 function runAsync(cwd: string, args: string[]): Promise<string | undefined> {
@@ -161,7 +175,15 @@ export class SnapshotGitIndex implements GitIndex {
   }
 
   workTreeFiles(root: string): string[] | undefined {
-    return this.once(`work\0${root}`, () => this.inner.workTreeFiles?.(root) ?? this.inner.trackedFiles(root));
+    return this.once(`work\0${root}`, () => {
+      // One git run for both lists: made absolute from the relative one when the index gives it.
+      const rel = this.workTreeRelative(root);
+      return rel ? absolute(root, rel) : (this.inner.workTreeFiles?.(root) ?? this.inner.trackedFiles(root));
+    });
+  }
+
+  workTreeRelative(root: string): string[] | undefined {
+    return this.once(`workrel\0${root}`, () => this.inner.workTreeRelative?.(root));
   }
 
   /**
@@ -171,14 +193,13 @@ export class SnapshotGitIndex implements GitIndex {
    */
   async listAhead(root: string): Promise<void> {
     if (!(this.inner instanceof CliGitIndex)) return;
-    if (this.answers.has(`work\0${root}`) && this.answers.has(`tracked\0${root}\0`)) return;
-    const [work, tracked] = await Promise.all([
-      runAsync(root, ['ls-files', '-z', '--cached', '--others', '--exclude-standard']),
-      runAsync(root, ['ls-files', '-z', '--']),
-    ]);
-    const files = (out: string | undefined) => out?.split('\0').filter(Boolean).map((rel) => (path.sep === '/' ? `${root}/${rel}` : path.join(root, rel)));
-    if (!this.answers.has(`work\0${root}`)) this.answers.set(`work\0${root}`, files(work));
-    if (!this.answers.has(`tracked\0${root}\0`)) this.answers.set(`tracked\0${root}\0`, files(tracked));
+    if (this.answers.has(`workrel\0${root}`) && this.answers.has(`tracked\0${root}\0`)) return;
+    const [work, tracked] = await Promise.all([runAsync(root, WORK_TREE_ARGS), runAsync(root, ['ls-files', '-z', '--'])]);
+    if (!this.answers.has(`workrel\0${root}`)) this.answers.set(`workrel\0${root}`, relativeList(work));
+    if (!this.answers.has(`tracked\0${root}\0`)) {
+      const rel = relativeList(tracked);
+      this.answers.set(`tracked\0${root}\0`, rel && absolute(root, rel));
+    }
   }
 
   committedText(root: string, file: string, rev?: string): string | undefined {

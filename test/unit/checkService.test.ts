@@ -5,8 +5,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { after, before, describe, it } from 'node:test';
-import { resolveChain } from '../../src/core/chain';
-import { check } from '../../src/core/check';
+import { refreshHost, resolveChain } from '../../src/core/chain';
+import { check, listFiles } from '../../src/core/check';
+import type { SnapshotGitIndex } from '../../src/core/git';
 import { CheckService, type CheckAnswer, type CheckMessage, type Change, type FolderSettings } from '../../src/core/checkService';
 import type { Diagnostic } from '../../src/core/model';
 import { PROFILES } from '../../src/core/profiles';
@@ -163,6 +164,35 @@ describe('the worker thread (dist/checkWorker.js, as the extension starts it)', 
       assert.deepEqual(keys(diagnosticsOf(answer)), keys(expected.diagnostics));
     } finally {
       await worker.terminate();
+    }
+  });
+});
+
+describe('the work tree as git lists it', () => {
+  it('tracked and untracked-not-ignored files, relative to the folder checked, the same whether git was asked ahead or not', async () => {
+    const tmp = nodeFs.realpathSync(nodeFs.mkdtempSync(path.join(os.tmpdir(), 'il-work-tree-')));
+    const at = (rel: string, text = 'x\n') => {
+      nodeFs.mkdirSync(path.dirname(path.join(tmp, rel)), { recursive: true });
+      nodeFs.writeFileSync(path.join(tmp, rel), text);
+    };
+    try {
+      at('CLAUDE.md');
+      at('pkg/AGENTS.md');
+      at('.gitignore', 'ignored/\n');
+      execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: tmp, stdio: 'ignore' });
+      execFileSync('git', ['add', '-A'], { cwd: tmp, stdio: 'ignore' });
+      at('pkg/new/CLAUDE.md');
+      at('ignored/CLAUDE.md');
+      const expected = ['.gitignore', 'CLAUDE.md', 'pkg/AGENTS.md', 'pkg/new/CLAUDE.md'];
+      const sorted = (files: readonly string[]) => [...files].sort();
+      assert.deepEqual(sorted(listFiles(workspaceHost(new Map(), true), tmp).files), expected);
+      assert.deepEqual(sorted(listFiles(workspaceHost(new Map(), true), path.join(tmp, 'pkg')).files), ['AGENTS.md', 'new/CLAUDE.md']);
+      const ahead = refreshHost(workspaceHost(new Map(), true));
+      await (ahead.git as SnapshotGitIndex).listAhead(tmp);
+      assert.deepEqual(sorted(listFiles(ahead, tmp).files), expected);
+      assert.deepEqual(sorted(ahead.git.workTreeFiles!(tmp)!), expected.map((f) => path.join(tmp, f)));
+    } finally {
+      nodeFs.rmSync(tmp, { recursive: true, force: true });
     }
   });
 });
