@@ -295,6 +295,18 @@ function anyPattern(patterns: readonly string[], nocase = false): (rel: string) 
 }
 
 /**
+ * The plain runs of a glob (`src`, `.ts` in `src/**\/*.ts`) that every path it matches holds, in
+ * lower case, whichever agent's matcher reads it: those matchers differ in case, in a pattern
+ * without `/` matching at any depth, in a folder matching what it holds, in `,` lists and `{}`,
+ * never in a letter, digit, `.`, `_` or `-` outside them. Only for globs made of those, `/` and
+ * `*`, with no `.` or `..` segment (`./x` is `x` to some); undefined otherwise.
+ */
+function requiredRuns(glob: string): string[] | undefined {
+  if (!/^[\w.\/*-]+$/.test(glob) || glob.split('/').some((seg) => /^\.+$/.test(seg))) return undefined;
+  return glob.toLowerCase().split(/[/*]+/).filter(Boolean);
+}
+
+/**
  * The globs of each rule that match no file under its scope, from one pass over the file list
  * for every rule: each file is tested only against the globs still unmatched in the folders
  * above it, each distinct glob of a folder once however many rules and agents share it (with the
@@ -309,6 +321,8 @@ function* deadGlobs(fs: PathRules, root: string, files: readonly string[], rules
   /** One glob with one matcher in one folder, and the rules waiting on it. */
   interface Test {
     matches: (rel: string) => boolean;
+    /** What every path the glob matches holds, in lower case (`requiredRuns`). */
+    needs: string[] | undefined;
     waiting: Pending[];
   }
   const defaultMatcher = (rel: string, glob: string) => matchesAny(rel, [glob]);
@@ -328,16 +342,21 @@ function* deadGlobs(fs: PathRules, root: string, files: readonly string[], rules
       const tests = byScope.get(prefix) ?? new Map<string, Test>();
       byScope.set(prefix, tests);
       const key = `${matcherIds.get(matcher)}\0${glob}`;
-      const test = tests.get(key) ?? { matches: (rel: string) => matcher(rel, glob), waiting: [] };
+      const test = tests.get(key) ?? { matches: (rel: string) => matcher(rel, glob), needs: requiredRuns(glob), waiting: [] };
       tests.set(key, test);
       test.waiting.push(p);
     }
   }
-  /** Test one file against a folder's tests; drop the folder once nothing in it waits. */
-  const test = (prefix: string, rel: string) => {
+  // The file being tested in lower case, when that keeps its length (offsets then agree).
+  let lower: string | undefined;
+  /** Test one file against a folder's tests (`rel` starts at `from` in the file); drop the folder once nothing in it waits. */
+  const test = (prefix: string, rel: string, from: number) => {
     const tests = byScope.get(prefix);
     if (!tests) return;
     for (const [key, t] of tests) {
+      // A glob that no agent will ever match here (`**\/*.nomatch`) is asked of every file below
+      // its folder: a look for its plain text spares most of them the glob's expression.
+      if (t.needs && lower !== undefined && !t.needs.every((n) => lower!.includes(n, from))) continue;
       if (!t.matches(rel)) continue;
       for (const p of t.waiting) p.matched = true;
       tests.delete(key);
@@ -348,8 +367,10 @@ function* deadGlobs(fs: PathRules, root: string, files: readonly string[], rules
     if (!byScope.size) break;
     if (n % 2048 === 2047) yield;
     const f = files[n];
-    test('', f);
-    for (let i = f.indexOf('/'); i > 0; i = f.indexOf('/', i + 1)) if (byScope.has(f.slice(0, i))) test(f.slice(0, i), f.slice(i + 1));
+    lower = f.toLowerCase();
+    if (lower.length !== f.length) lower = undefined;
+    test('', f, 0);
+    for (let i = f.indexOf('/'); i > 0; i = f.indexOf('/', i + 1)) if (byScope.has(f.slice(0, i))) test(f.slice(0, i), f.slice(i + 1), i + 1);
   }
   const dead = new Map<GlobRule, string[]>();
   for (const p of all) if (!p.matched) dead.set(p.rule, [...(dead.get(p.rule) ?? []), p.glob]);

@@ -102,6 +102,24 @@ describe('only true problems', () => {
     ]);
   });
 
+  it('glob-no-match follows each agent\'s matcher: case, a folder matching what it holds, a nested rule\'s own folder', () => {
+    const t = repoTree({
+      '/r/.git/HEAD': '',
+      '/r/CLAUDE.md': 'x',
+      '/r/.claude/rules/case.md': '---\npaths: ["Src/**/*.ts"]\n---\ncase\n',
+      '/r/.claude/rules/folder.md': '---\npaths: ["src/deep"]\n---\nfolder\n',
+      '/r/pkg/.claude/rules/own.md': '---\npaths: ["lib/*.ts", "*.mts"]\n---\nown\n',
+      '/r/.github/instructions/ts.instructions.md': '---\napplyTo: "**/A.TS"\n---\nts\n',
+      '/r/src/deep/er/A.ts': '',
+      '/r/pkg/lib/b.ts': '',
+    });
+    const r = check(t.host, '/r', profiles('claude-code', 'copilot'), { home: '/home/u', env: {} });
+    assert.deepEqual(r.diagnostics.filter((d) => d.code === 'glob-no-match').map((d) => `${d.severity} ${path.basename(d.path)} ${d.message.split(' no file')[0]}`), [
+      'warning case.md "Src/**/*.ts" matches',
+      'hint own.md "*.mts" matches',
+    ]);
+  });
+
   it('glob-no-match says nothing of a rule matched from a folder above the checked one (a subfolder of a repository opened)', () => {
     // GitHub Copilot CLI matches a rule's globs from the git root; only the subfolder's files are listed.
     const t = repoTree({
