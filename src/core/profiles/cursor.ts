@@ -107,6 +107,18 @@ function resolve(ctx: ResolveContext): ProfileResult {
   return { sources: chain.sources, budget: { unit: 'chars', limit: null, perFile: null, used }, diagnostics: chain.diagnostics, start: chain.start, onRead: chain.onRead };
 }
 
+/**
+ * For `check`: besides the launch folder and the settings, what a chain reports (its problems,
+ * its rules and their globs) depends on its folder only through the folders on the way that hold
+ * a `.cursor` or an AGENTS.md; the target itself decides only which rules match, not what is
+ * reported. Folders below the same such folders give the same answer.
+ */
+function checkKey(ctx: ResolveContext): string {
+  const path = ctx.fs.path;
+  const below = dirsBelow(ctx.launchDir, folderOf(ctx.fs, ctx.target), ctx.fs);
+  return below.filter((d) => ctx.fs.stat(path.join(d, '.cursor')) || ctx.fs.stat(path.join(d, 'AGENTS.md'))).join('\0');
+}
+
 /** What the steps gather: sources in chain order, diagnostics, and the parts sent at start and on read. */
 class CursorChain {
   readonly sources: Source[] = [];
@@ -283,4 +295,5 @@ export const cursor: Profile = {
   notRunnable: "Cursor's agent runs inside the Cursor editor against Cursor's servers; it cannot be pointed at a local model.",
   globalPaths: () => [],
   resolve,
+  checkKey,
 };
