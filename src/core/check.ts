@@ -363,6 +363,8 @@ function* deadGlobs(fs: PathRules, root: string, files: readonly string[], rules
     }
     if (!tests.size) byScope.delete(prefix);
   };
+  // The lengths of the folders waiting: a file's folders of other lengths are not cut out of its path.
+  const lengths = new Set([...byScope.keys()].map((prefix) => prefix.length));
   for (let n = 0; n < files.length; n++) {
     if (!byScope.size) break;
     if (n % 2048 === 2047) yield;
@@ -370,7 +372,7 @@ function* deadGlobs(fs: PathRules, root: string, files: readonly string[], rules
     lower = f.toLowerCase();
     if (lower.length !== f.length) lower = undefined;
     test('', f, 0);
-    for (let i = f.indexOf('/'); i > 0; i = f.indexOf('/', i + 1)) if (byScope.has(f.slice(0, i))) test(f.slice(0, i), f.slice(i + 1), i + 1);
+    for (let i = f.indexOf('/'); i > 0; i = f.indexOf('/', i + 1)) if (lengths.has(i) && byScope.has(f.slice(0, i))) test(f.slice(0, i), f.slice(i + 1), i + 1);
   }
   const dead = new Map<GlobRule, string[]>();
   for (const p of all) if (!p.matched) dead.set(p.rule, [...(dead.get(p.rule) ?? []), p.glob]);

@@ -102,6 +102,11 @@ const matchers = new Map<string, (rel: string) => boolean>();
 export class SegmentIndex<T> {
   readonly always: { glob: string; value: T }[] = [];
   private readonly byLiteral = new Map<string, T[]>();
+  /**
+   * Length and first character of every literal (case kept only): most segments of a path differ
+   * in one of them, and are then not cut out of it (tens of thousands of paths, several segments each).
+   */
+  private readonly shapes = new Set<number>();
 
   /** `nocase`: segments are compared ignoring case, as the globs are then matched. */
   constructor(private readonly nocase = false) {}
@@ -114,6 +119,7 @@ export class SegmentIndex<T> {
     if (literal === undefined) this.always.push({ glob, value });
     else {
       const key = this.fold(literal);
+      this.shapes.add(shape(literal, 0, literal.length));
       const list = this.byLiteral.get(key);
       if (list) list.push(value);
       else this.byLiteral.set(key, [value]);
@@ -129,7 +135,8 @@ export class SegmentIndex<T> {
     for (let from = 0; from <= rel.length; ) {
       const slash = rel.indexOf('/', from);
       const end = slash < 0 ? rel.length : slash;
-      const candidates = this.byLiteral.get(this.fold(rel.slice(from, end)));
+      // Ignoring case, a segment may fold to a literal of another length or first character.
+      const candidates = !this.nocase && !this.shapes.has(shape(rel, from, end)) ? undefined : this.byLiteral.get(this.fold(rel.slice(from, end)));
       if (candidates) for (const v of candidates) if (test(v)) return true;
       from = end + 1;
     }
@@ -139,6 +146,11 @@ export class SegmentIndex<T> {
   private fold(t: string): string {
     return this.nocase ? t.toLowerCase() : t;
   }
+}
+
+/** The length and first UTF-16 unit of `text.slice(from, end)`, as one number. */
+function shape(text: string, from: number, end: number): number {
+  return (end - from) * 65536 + (end > from ? text.charCodeAt(from) : 0);
 }
 
 /** Why a glob is invalid, or undefined when it is fine. */
