@@ -536,12 +536,7 @@ function readOnRead(ctx: ResolveContext, reader: EntryReader, ceiling: string, n
   const path = ctx.fs.path;
   const entries: Entry[] = [];
   const seenIds = new Set<string>();
-  const logicalDir = folderOf(ctx.fs, ctx.target);
-  // A file reached through a linked folder is looked up from its real folder, and the context
-  // files are named by their real paths (observed: scenario symlink-shapes).
-  const realDir = ctx.fs.realPath(logicalDir);
-  const startDir = realDir !== logicalDir && isSubpath(ctx.fs, ctx.fs.realPath(ctx.launchDir), realDir) ? realDir : logicalDir;
-  for (const p of upwardFiles(ctx, startDir, ceiling, names)) {
+  for (const p of upwardFiles(ctx, onReadStart(ctx), ceiling, names)) {
     const id = reader.loader.disk.identity(p);
     if (id && seenIds.has(id)) continue;
     if (id && reader.loadedIds.has(id)) {
@@ -552,6 +547,27 @@ function readOnRead(ctx: ResolveContext, reader: EntryReader, ceiling: string, n
     entries.push(reader.read(p, 'project', path.dirname(p), 'on-read', 'tool-result'));
   }
   return entries;
+}
+
+/** The folder the on-read lookup starts from: the target's. */
+function onReadStart(ctx: ResolveContext): string {
+  const logicalDir = folderOf(ctx.fs, ctx.target);
+  // A file reached through a linked folder is looked up from its real folder, and the context
+  // files are named by their real paths (observed: scenario symlink-shapes).
+  const realDir = ctx.fs.realPath(logicalDir);
+  return realDir !== logicalDir && isSubpath(ctx.fs, ctx.fs.realPath(ctx.launchDir), realDir) ? realDir : logicalDir;
+}
+
+/**
+ * For `check`: besides the launch folder (which decides the settings, the project files and the
+ * ceiling), a chain depends on its target only through the context files found on read, from the
+ * target's folder up. Folders that find the same ones give the same chain problems.
+ */
+function checkKey(ctx: ResolveContext): string {
+  if (!isSubpath(ctx.fs, ctx.launchDir, ctx.target)) return '';
+  const settings = readSettings(ctx, []);
+  const ceiling = discoveryRoot(ctx, ctx.launchDir, settings.markers) ?? ctx.launchDir;
+  return `on read\0${upwardFiles(ctx, onReadStart(ctx), ceiling, settings.fileNames).join('\0')}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -714,4 +730,5 @@ export const geminiCli: Profile = {
     return [path.join(geminiHome(env), GEMINI_DIR, DEFAULT_CONTEXT_FILENAME), path.join(geminiHome(env), GEMINI_DIR, 'settings.json')];
   },
   resolve,
+  checkKey,
 };
