@@ -40,6 +40,8 @@ export interface LookJob extends FolderSettings {
 /** One agent's chain for one file, as the chain view shows it. */
 export interface ChainJob {
   agent: string;
+  /** The enabled agents: what their chains look for across the repository is listed ahead (`workTreeNames`). */
+  agents?: string[];
   target: string;
   launchDir: string;
   home: string;
@@ -97,11 +99,21 @@ export class CheckService {
     }
     const host = this.hostFor(message.change);
     if (message.kind === 'look') {
-      this.answer(this.safely(message.id, () => ({ id: message.id, diagnostics: look(host, message.jobs) })));
+      const jobs = message.jobs;
+      void Promise.all(jobs.map((job) => listAhead(host, host.fs.path.dirname(job.file), job.agents).catch(() => undefined))).then(() => {
+        this.answer(this.safely(message.id, () => ({ id: message.id, diagnostics: look(host, jobs) })));
+      });
       return;
     }
     if (message.kind === 'chain') {
-      this.answer(this.safely(message.id, () => ({ id: message.id, chain: chainOf(host, message.job) })));
+      const job = message.job;
+      // This chain waits only for its own agent's listings; the other enabled agents' start once
+      // it is answered, so the first chain after a start or a change does not share the machine
+      // with git walking the work tree for them.
+      void listAhead(host, job.launchDir, [job.agent]).catch(() => undefined).then(() => {
+        this.answer(this.safely(message.id, () => ({ id: message.id, chain: chainOf(host, job) })));
+        void listAhead(host, job.launchDir, job.agents ?? []).catch(() => undefined);
+      });
       return;
     }
     void this.check(message.id, host, message.jobs).then(this.answer, (e: unknown) => this.answer({ id: message.id, error: describe(e) }));
@@ -175,6 +187,20 @@ function look(host: Host, jobs: readonly LookJob[]): Diagnostic[] {
     }
   }
   return found;
+}
+
+/**
+ * What the chains of these agents look for across the repository of `dir` (`workTreeNames`),
+ * listed ahead by git in its own process: settles once the answers are in this change's cache,
+ * and the worker's thread answers other requests meanwhile.
+ */
+async function listAhead(host: Host, dir: string, agents: readonly string[]): Promise<void> {
+  const git = host.git;
+  const names = new Set(PROFILES.filter((p) => agents.includes(p.id)).flatMap((p) => p.workTreeNames ?? []));
+  if (!names.size || !(git instanceof SnapshotGitIndex)) return;
+  const root = git.root(dir);
+  // A listing that fails leaves the chain to ask git itself, as it would without this.
+  if (root) await Promise.all([...names].map((name) => git.listNamedAhead(root, name))).catch(() => undefined);
 }
 
 function chainOf(host: Host, job: ChainJob): Chain {

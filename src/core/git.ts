@@ -19,6 +19,13 @@ export interface GitIndex {
    * making 57,000 absolute paths to cut them back cost more than listing them. Optional.
    */
   workTreeRelative?(root: string): string[] | undefined;
+  /**
+   * The files of `workTreeFiles` named `name` in any folder (split at `/` or `\`: a caller
+   * compares names with its own path rules): git picks them out, so a caller that needs only
+   * these never holds the whole list (57k paths on a large repository). Optional (added later):
+   * without it, `workTreeFiles` filtered by name.
+   */
+  workTreeFilesNamed?(root: string, name: string): string[] | undefined;
   /** The blob of `file` at `rev` (default HEAD); undefined when it is not there. */
   committedText(root: string, file: string, rev?: string): string | undefined;
   /** `committedText` of many files at once (one git process), by file. Optional. */
@@ -62,6 +69,11 @@ export class CliGitIndex implements GitIndex {
 
   workTreeRelative(root: string): string[] | undefined {
     return relativeList(run(root, WORK_TREE_ARGS));
+  }
+
+  workTreeFilesNamed(root: string, name: string): string[] | undefined {
+    const rel = named(relativeList(run(root, namedArgs(name))), name);
+    return rel && absolute(root, rel);
   }
 
   private list(root: string, args: string[]): string[] | undefined {
@@ -131,6 +143,20 @@ function absolute(root: string, rel: readonly string[]): string[] {
   return rel.map((r) => (path.sep === '/' ? `${root}/${r}` : path.join(root, r)));
 }
 
+/** `WORK_TREE_ARGS` with a pathspec for files named `name` in any folder (`**\/` matches the top too). */
+function namedArgs(name: string): string[] {
+  return [...WORK_TREE_ARGS, '--', `:(glob)**/${name.replace(/[*?[\\]/g, '\\$&')}`];
+}
+
+/**
+ * Exactly `name`: a pathspec may match other cases (core.ignoreCase), the name compared here may
+ * not. After either separator, whatever the platform: a snapshot may list another platform's
+ * paths (a Windows tree read in the tests); a caller splits them with its own path rules.
+ */
+function named(files: readonly string[] | undefined, name: string): string[] | undefined {
+  return files?.filter((f) => f === name || f.endsWith(`/${name}`) || f.endsWith(`\\${name}`));
+}
+
 function runAsync(cwd: string, args: string[]): Promise<string | undefined> {
   return new Promise((resolve) => {
     childProcess().execFile('git', args, { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: 30_000 }, (error, stdout) => resolve(error ? undefined : stdout));
@@ -148,6 +174,8 @@ function run(cwd: string, args: string[]): string | undefined {
  */
 export class SnapshotGitIndex implements GitIndex {
   private readonly answers = new Map<string, unknown>();
+  /** The listings asked ahead (`listNamedAhead`) and not answered yet. */
+  private readonly ahead = new Map<string, Promise<void>>();
 
   constructor(private readonly inner: GitIndex) {}
 
@@ -158,6 +186,13 @@ export class SnapshotGitIndex implements GitIndex {
   carry(): SnapshotGitIndex {
     const next = new SnapshotGitIndex(this.inner);
     for (const [key, value] of this.answers) next.answers.set(key, value);
+    // A listing still under way answers the next refresh too.
+    for (const [key, pending] of this.ahead) {
+      next.ahead.set(key, pending.then(() => {
+        if (!next.answers.has(key) && this.answers.has(key)) next.answers.set(key, this.answers.get(key));
+        next.ahead.delete(key);
+      }));
+    }
     return next;
   }
 
@@ -186,20 +221,45 @@ export class SnapshotGitIndex implements GitIndex {
     return this.once(`workrel\0${root}`, () => this.inner.workTreeRelative?.(root));
   }
 
+  workTreeFilesNamed(root: string, name: string): string[] | undefined {
+    // The whole list, when this refresh has it, answers without git.
+    const whole = this.answers.get(`workrel\0${root}`) as string[] | undefined;
+    if (whole) return absolute(root, named(whole, name)!);
+    if (this.answers.has(`work\0${root}`) || !this.inner.workTreeFilesNamed) return named(this.workTreeFiles(root), name);
+    return this.once(`named\0${root}\0${name}`, () => this.inner.workTreeFilesNamed!(root, name));
+  }
+
   /**
-   * The listings of `root` asked ahead, without blocking: a caller that must keep its thread free
-   * (the extension host) lets git list the work tree while it waits, and the pass then finds the
-   * answers here. Only for an index that runs git (`CliGitIndex`); others answer as they are asked.
+   * `workTreeFilesNamed` of `root` asked ahead without blocking (git runs in its own process), as
+   * `listAhead` does for the whole list; settles once the answer is here. Only for an index that
+   * runs git (`CliGitIndex`).
+   */
+  listNamedAhead(root: string, name: string): Promise<void> {
+    const key = `named\0${root}\0${name}`;
+    if (!(this.inner instanceof CliGitIndex) || this.answers.has(key) || this.answers.has(`workrel\0${root}`) || this.answers.has(`work\0${root}`)) return Promise.resolve();
+    let pending = this.ahead.get(key);
+    if (!pending) {
+      pending = runAsync(root, namedArgs(name)).then((out) => {
+        const rel = named(relativeList(out), name);
+        if (!this.answers.has(key)) this.answers.set(key, rel && absolute(root, rel));
+        this.ahead.delete(key);
+      });
+      this.ahead.set(key, pending);
+    }
+    return pending;
+  }
+
+  /**
+   * The work tree's listing of `root` asked ahead, without blocking: a caller that must keep its
+   * thread free (a worker that answers cancels meanwhile) lets git list the work tree while it
+   * waits, and the pass then finds the answer here. The tracked-only list is not asked ahead:
+   * only CAR reads it, and it is one more list of every path to hold. Only for an index that runs
+   * git (`CliGitIndex`); others answer as they are asked.
    */
   async listAhead(root: string): Promise<void> {
-    if (!(this.inner instanceof CliGitIndex)) return;
-    if (this.answers.has(`workrel\0${root}`) && this.answers.has(`tracked\0${root}\0`)) return;
-    const [work, tracked] = await Promise.all([runAsync(root, WORK_TREE_ARGS), runAsync(root, ['ls-files', '-z', '--'])]);
+    if (!(this.inner instanceof CliGitIndex) || this.answers.has(`workrel\0${root}`)) return;
+    const work = await runAsync(root, WORK_TREE_ARGS);
     if (!this.answers.has(`workrel\0${root}`)) this.answers.set(`workrel\0${root}`, relativeList(work));
-    if (!this.answers.has(`tracked\0${root}\0`)) {
-      const rel = relativeList(tracked);
-      this.answers.set(`tracked\0${root}\0`, rel && absolute(root, rel));
-    }
   }
 
   committedText(root: string, file: string, rev?: string): string | undefined {

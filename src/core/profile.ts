@@ -73,6 +73,12 @@ export interface Profile {
    * trees (test/unit/checkGroups.test.ts).
    */
   checkKey?(ctx: ResolveContext): string;
+  /**
+   * Names of files its chain looks for in every folder of the repository, through git
+   * (`GitIndex.workTreeFilesNamed`): the extension's worker lists them ahead, in git's own
+   * process, so a chain or a look at a changed file does not wait for git to walk the work tree.
+   */
+  workTreeNames?: readonly string[];
 }
 
 /** An `@path` as written in a file: offsets of `@path` in the text, the path as written and to resolve. */

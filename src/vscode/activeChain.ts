@@ -213,7 +213,7 @@ export class ActiveChainModel implements vscode.Disposable {
     if (!chain) {
       this.resolving = true;
       const answer = await this.worker.chain({
-        agent: profile.id, target: uri.fsPath, launchDir, home: this.settings.home(uri),
+        agent: profile.id, agents: this.profiles.map((p) => p.id), target: uri.fsPath, launchDir, home: this.settings.home(uri),
         // Plain data for the worker: VS Code hands settings' objects out as proxies, which cannot be posted.
         settings: JSON.parse(JSON.stringify(this.settings.profileSettings(profile.id, uri))) as Record<string, unknown>,
       });

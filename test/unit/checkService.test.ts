@@ -136,6 +136,31 @@ describe('the extension\'s checking service', () => {
     }
   });
 
+  it('Copilot\'s chain on the worker finds the nested AGENTS.md files through git\'s listing of that name only, as the whole listing would', async () => {
+    const s = service();
+    const job = { agent: 'copilot', agents: ['copilot'], target: path.join(root, 'web', 'src', 'app.ts'), launchDir: root, home, settings: {} };
+    nodeFs.writeFileSync(path.join(root, '.git', 'info', 'exclude'), 'build/\n');
+    write('extra/AGENTS.md', 'Untracked.\n');
+    write('build/AGENTS.md', 'Ignored.\n');
+    write('other/agents.md', 'Another case.\n');
+    try {
+      const asked = await s.send({ kind: 'chain', job, change: change() }).answer;
+      assert.ok('chain' in asked, JSON.stringify(asked).slice(0, 300));
+      const host = workspaceHost(new Map(), true);
+      // The same index without the narrow listing: the whole work tree listed, then filtered.
+      const whole = { root: (d: string) => host.git.root(d), trackedFiles: (r: string) => host.git.trackedFiles(r), workTreeFiles: (r: string) => host.git.workTreeFiles!(r), committedText: () => undefined };
+      const expected = resolveChain({ profile: PROFILES.find((p) => p.id === 'copilot')!, target: job.target, launchDir: root, home, env: process.env }, { fs: host.fs, git: whole });
+      const paths = (c: { sources: { path: string }[] }) => c.sources.map((x) => x.path);
+      assert.deepEqual(paths(asked.chain), paths(expected));
+      assert.ok(paths(asked.chain).includes(path.join(root, 'extra', 'AGENTS.md')), 'an untracked AGENTS.md is listed');
+      assert.ok(!paths(asked.chain).includes(path.join(root, 'build', 'AGENTS.md')), 'an ignored one is not');
+      assert.ok(!paths(asked.chain).includes(path.join(root, 'other', 'agents.md')), 'nor another case of the name');
+    } finally {
+      for (const dir of ['extra', 'build', 'other']) nodeFs.rmSync(path.join(root, dir), { recursive: true, force: true });
+      nodeFs.writeFileSync(path.join(root, '.git', 'info', 'exclude'), '');
+    }
+  });
+
   it('a cancelled pass answers that it was cancelled, and a look sent meanwhile is answered first', async () => {
     const s = service();
     const pass = s.send({ kind: 'check', jobs: [{ root, ...folder() }, { root, ...folder() }], change: change() });

@@ -668,7 +668,8 @@ function findAgentsMdFiles(ctx: ResolveContext, ws: string): string[] {
   const path = ctx.fs.path;
   // In a repository the git index answers without walking the tree.
   const repo = ctx.git.root(ws);
-  const listed = repo ? ctx.git.workTreeFiles?.(repo) : undefined;
+  // Only the AGENTS.md files: git picks them out, so the chain holds no list of every file.
+  const listed = repo ? (ctx.git.workTreeFilesNamed?.(repo, 'AGENTS.md') ?? ctx.git.workTreeFiles?.(repo)) : undefined;
   if (listed) return listed.filter((f) => path.basename(f) === 'AGENTS.md' && isInside(f, ws, ctx.fs)).sort();
   const out: string[] = [];
   const stack = [ws];
@@ -702,6 +703,8 @@ export const copilot: Profile = {
   mainFile: '.github/copilot-instructions.md',
   matchesGlob: vscodeMatches,
   editorSettings: Object.keys(DEFAULTS).filter((k) => k !== 'readFileTool'),
+  // The nested AGENTS.md files of the workspace (agentsMdFiles).
+  workTreeNames: ['AGENTS.md'],
   evidence: {
     markers: ['.github/copilot-instructions.md', '.github/instructions/**', '.github/prompts/**', '.github/chatmodes/**', '.github/agents/**'],
     vscodeExtension: 'github.copilot-chat',
