@@ -159,15 +159,25 @@ export class Settings implements vscode.Disposable {
       const value = this.get(key, scope);
       if (value !== null && value !== undefined) out[name] = value;
     }
-    const editor = vscode.workspace.getConfiguration(undefined, scope);
     // VS Code's own settings a profile reads under their own names (the Copilot profile models
     // Copilot Chat in VS Code, so this window's values are the ones that apply).
     for (const key of profile.editorSettings ?? []) {
       // Only what this window defines: without Copilot Chat the profile keeps its own defaults.
-      const value = editor.get(key);
+      const value = this.editorSetting(key, scope);
       if (value !== undefined) out[key] = value;
     }
     return out;
+  }
+
+  /**
+   * An editor setting, kept as ours are until the configuration changes: each read of a
+   * window-scoped one for a resource also makes VS Code log a warning, and the diagnostics read
+   * every profile's settings for each check and each look at a changed file.
+   */
+  private editorSetting(key: string, scope: vscode.ConfigurationScope | undefined): unknown {
+    const cacheKey = `${scopeKey(scope)}\0editor\0${key}`;
+    if (!this.values.has(cacheKey)) this.values.set(cacheKey, vscode.workspace.getConfiguration(undefined, scope).get(key));
+    return this.values.get(cacheKey);
   }
 
   /** `ResolveContext.settings` for every profile, keyed by profile id (the shape `check()` takes). */
