@@ -56,6 +56,8 @@ export async function benchVscode({ repo, tree, work, switches = 20, edits = 3, 
     const configFile = path.join(work, `vscode-${name}.config.json`);
     fs.writeFileSync(configFile, JSON.stringify(config));
     figures[name] = await runWindow({ work, name, copy, extDir, entry: path.join(entryDir, 'index.js'), configFile, home, out: config.out });
+    // The window's logs (the extension's own channel among them) beside its profiles.
+    if (profileDir) fs.cpSync(path.join(work, `vscode-data-${name}`, 'logs'), path.join(profileDir, `${name}-logs`), { recursive: true });
   }
   const bundles = Object.fromEntries(extensionFiles().map((f) => [f, fs.statSync(path.join(repo, f)).size]));
   return { ...figures, plan, setupMs, bundles };
