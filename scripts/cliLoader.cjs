@@ -6,6 +6,13 @@
 // A cache V8 does not accept (another Node, other flags) is ignored and the bundle compiled as
 // usual.
 'use strict';
+// V8 runs a regular expression's first match in its bytecode interpreter and compiles it to
+// machine code only from the second on. The markdown lexer's block rules are regular expressions
+// of up to 1,200 characters (a setext heading's rule holds the HTML block's), and their first,
+// interpreted matches on a paragraph took most of the first file's lexing: 30-70 ms of a chain,
+// 5-10 ms compiled at once. Set before the bundle is compiled, so the code cache (whose check
+// covers V8's flags) is made and read under the same flags.
+require('node:v8').setFlagsFromString('--no-regexp-tier-up');
 const fs = require('node:fs');
 const path = require('node:path');
 const vm = require('node:vm');
