@@ -248,11 +248,51 @@ export function findClaudeImports(text: string): { imports: AtRef[]; inCode: AtR
 const claudeImports = new ParseCache(claudeImportsOf);
 
 function claudeImportsOf(text: string): { imports: AtRef[]; inCode: AtRef[]; inComment: AtRef[] } {
+  // No `@` at all: nothing to find, and no need to lex (most instruction files import nothing).
+  if (!text.includes('@')) return { imports: [], inCode: [], inComment: [] };
+  return plainForImports(text) ? importsOfPlain(text) : importsByTokens(text);
+}
+
+/**
+ * What can make marked's tokens differ from plain text for the import finder: code (backticks,
+ * `~~~` fences, indentation: a line starting with a space, two spaces in a row as after a list
+ * marker, tabs), HTML and comments (`<`), quotes (`>`, whose children lose their markers), links
+ * and definitions (`[`, `]`), escapes (`\`), emphasis (`*`, `_`), line breaks other than `\n`
+ * and white space other than a space (which `\s` in the reference pattern takes and marked's
+ * rules may not).
+ */
+const NOT_PLAIN = /[`~<>[\]\\*_]|[^\S \n]|^ | {2}/m;
+
+/**
+ * Whether every `@` of `text` is in plain text for marked, with white space on the left where
+ * it is, so the references of the whole text are those of its text tokens: without the
+ * characters of NOT_PLAIN, its only blocks are paragraphs, ATX and setext headings, lists and
+ * thematic breaks, whose text tokens hold every character but the markers, each marker followed
+ * by a space or a line break, and (without a LAZY_LINE) are found where they are in the text. Held equal to the lexer's answer on random texts of these blocks
+ * (test/unit/markdown.test.ts). Spares the lexer, whose set-up and first run cost a `chain`
+ * more than the rest of its work.
+ */
+export function plainForImports(text: string): boolean {
+  return !NOT_PLAIN.test(text) && !LAZY_LINE.test(text);
+}
+
+/**
+ * A list item's line followed by a line that is neither blank nor an item: marked indents such a
+ * lazy continuation line in the item's text, which is then not found in the file where it is.
+ */
+const LAZY_LINE = /^(?:[-+]|\d{1,9}[.)])(?: .*)?\n(?!\n|(?:[-+]|\d{1,9}[.)])(?: |\n|$))(?=.)/m;
+
+function importsOfPlain(text: string): { imports: AtRef[]; inCode: AtRef[]; inComment: AtRef[] } {
+  const seen = new Set<string>();
+  const imports = refsIn(text, 0).filter((ref) => !seen.has(ref.path) && seen.add(ref.path));
+  return { imports, inCode: [], inComment: [] };
+}
+
+/** The imports as found in marked's tokens (exported for the test holding importsOfPlain to it). */
+export function importsByTokens(text: string): { imports: AtRef[]; inCode: AtRef[]; inComment: AtRef[] } {
   const imports: AtRef[] = [];
   const inCode: AtRef[] = [];
   const inComment: AtRef[] = [];
-  // No `@` at all: nothing to find, and no need to lex (most instruction files import nothing).
-  if (!text.includes('@')) return { imports, inCode, inComment };
   const seen = new Set<string>();
   for (const placed of placedTokens(text)) {
     const { token } = placed;
