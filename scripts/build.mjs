@@ -31,6 +31,8 @@ const common = {
  * compiles lazily as usual). Loading the bundle cost about 1.7× Node's own start-up without it.
  */
 function cliEntry() {
+  // The loader reads the bundle as Latin-1, the same as UTF-8 on ASCII only (esbuild's default `charset`).
+  if (/[^\x00-\x7f]/.test(readFileSync('dist/cli.bundle.js', 'latin1'))) throw new Error('dist/cli.bundle.js is not ASCII: the loader reads it as Latin-1');
   copyFileSync('scripts/cliLoader.cjs', 'dist/cli.js');
   chmodSync('dist/cli.js', 0o755);
   rmSync('dist/cli.bundle.js.cache', { force: true });

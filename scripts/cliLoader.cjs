@@ -26,7 +26,9 @@ try {
 } catch {
   // no cache: compile as usual
 }
-const script = new vm.Script(wrap(fs.readFileSync(file, 'utf8')), { filename: file, cachedData });
+// Read as Latin-1, which takes a third less time than UTF-8's decoding: the bundle is ASCII
+// (esbuild escapes every other character, and the build checks), where the two read the same.
+const script = new vm.Script(wrap(fs.readFileSync(file, 'latin1')), { filename: file, cachedData });
 // At build time: keep what this run compiled, for the next runs.
 if (process.env.INSTRUCTION_LENS_WRITE_CODE_CACHE === '1') process.on('exit', () => fs.writeFileSync(cacheFile, script.createCachedData()));
 const mod = { exports: {} };
