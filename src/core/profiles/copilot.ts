@@ -339,6 +339,19 @@ function resolve(ctx: ResolveContext): ProfileResult {
   return { sources: r.sources, budget: { unit: 'chars', limit: null, perFile: null, used }, diagnostics: r.diagnostics, start, onRead: [] };
 }
 
+/**
+ * For `check`: besides the launch folder (the workspace VS Code was opened on, which decides the
+ * settings and every other file), a chain depends on its target only through which instruction
+ * files' `applyTo` match it: those are attached, and their links followed. Folders matched by the
+ * same files give the same chain problems.
+ */
+function checkKey(ctx: ResolveContext): string {
+  const r = new Resolver(ctx, settingsOf(ctx));
+  return findInstructionFiles(r)
+    .map((f) => (f.pattern !== undefined && vscodeMatches(ctx.target, f.pattern, ctx.fs.path.sep) ? '1' : '0'))
+    .join('');
+}
+
 /** A file attached to the request, with its text and its source in the chain. */
 interface Attached {
   file: string;
@@ -717,4 +730,5 @@ export const copilot: Profile = {
     return [path.join(env.home, '.copilot', 'instructions'), path.join(env.home, '.claude', 'rules'), path.join(env.home, '.claude', 'CLAUDE.md')];
   },
   resolve,
+  checkKey,
 };
