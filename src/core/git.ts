@@ -185,14 +185,8 @@ export class SnapshotGitIndex implements GitIndex {
    */
   carry(): SnapshotGitIndex {
     const next = new SnapshotGitIndex(this.inner);
+    // A listing still under way (`listNamedAhead`) is not carried: the next refresh asks again.
     for (const [key, value] of this.answers) next.answers.set(key, value);
-    // A listing still under way answers the next refresh too.
-    for (const [key, pending] of this.ahead) {
-      next.ahead.set(key, pending.then(() => {
-        if (!next.answers.has(key) && this.answers.has(key)) next.answers.set(key, this.answers.get(key));
-        next.ahead.delete(key);
-      }));
-    }
     return next;
   }
 
