@@ -124,9 +124,9 @@ function importedNames(importer, specifier, kind) {
 }
 
 /**
- * An import of a module another bundle holds: a module of getters for the names imported, each
- * reading the other bundle's export (`require('./<bundle>.js').<alias>`), or that bundle's whole
- * module.
+ * An import of a module another bundle holds: an ES module re-exporting the names imported from
+ * the other bundle's exports (`export { <alias> as <name> } from './<bundle>.js'`, each use then
+ * reading `require('./<bundle>.js').<alias>`), or that bundle's whole module.
  */
 function linkBundles(self, wanted, built) {
   return {
@@ -153,9 +153,11 @@ function linkBundles(self, wanted, built) {
       b.onLoad({ filter: /.*/, namespace: 'bundle-link' }, ({ pluginData: { bundle, aliases } }) => {
         const from = `require(${JSON.stringify(bundle)})`;
         const whole = aliases.find(([name]) => name === '*');
+        // Named imports as an ES module, which esbuild joins to its importers: no CommonJS wrapper
+        // and getters per link (about 100 bytes each, 5.5 KB of the extension's JavaScript).
         const contents = whole
           ? `module.exports = ${from}.${whole[1]};\n`
-          : `var b = ${from};\nmodule.exports = { __esModule: true, ${aliases.map(([name, alias]) => `get ${name}() { return b.${alias}; }`).join(', ')} };\n`;
+          : `export { ${aliases.map(([name, alias]) => `${alias} as ${name}`).join(', ')} } from ${JSON.stringify(bundle)};\n`;
         return { contents, loader: 'js', resolveDir: repo };
       });
     },
