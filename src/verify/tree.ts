@@ -277,7 +277,9 @@ class TreeCopier {
     const entry: CopiedFile = { real, temp };
     const markable = this.req.markers !== false && real !== this.req.readFile && isMarkable(path.basename(real));
     if (markable && !bytes.includes(0) && bytes.toString('utf8').trim() !== '') {
-      entry.marker = `instruction-lens-marker-${this.markerId}-${files.length + 1}`;
+      // Ended by `-end`, so no marker holds another (`…-1` inside `…-12`): the first marker after a
+      // difference names its file, and a tree with ten markers or more named the wrong one.
+      entry.marker = `instruction-lens-marker-${this.markerId}-${files.length + 1}-end`;
       const text = bytes.toString('utf8');
       bytes = Buffer.from(`${text}${text.endsWith('\n') ? '' : '\n'}${entry.marker}\n`, 'utf8');
     }

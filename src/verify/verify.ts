@@ -334,8 +334,8 @@ async function verifyOne(
 
 /** Temporary paths → real ones, marker lines removed: what a user recognises. */
 function cleaner(tree: VerifyTree): (s: string) => string {
-  const markerLine = new RegExp(`\\ninstruction-lens-marker-[a-z0-9]+-\\d+(?=\\n|$)`, 'g');
-  const bare = new RegExp(`instruction-lens-marker-[a-z0-9]+-\\d+\\n?`, 'g');
+  const markerLine = new RegExp(`\\ninstruction-lens-marker-[a-z0-9]+-\\d+-end(?=\\n|$)`, 'g');
+  const bare = new RegExp(`instruction-lens-marker-[a-z0-9]+-\\d+-end\\n?`, 'g');
   return (s) => s.split(tree.fsRoot).join('').replace(markerLine, '').replace(bare, '');
 }
 

@@ -119,7 +119,11 @@ describe('verify: the temporary tree', () => {
     const f = tree.files.find((x) => x.real === path.join(repo, 'AGENTS.md'))!;
     assert.equal(fs.readFileSync(f.temp, 'utf8'), `Agents root.\n${f.marker}\n`);
     assert.equal(fs.readFileSync(tree.toTemp(path.join(repo, 'packages/api/src/x.ts')), 'utf8'), 'export {};\n');
-    assert.equal(new Set(tree.files.map((x) => x.marker).filter(Boolean)).size, marked.length, 'markers are unique');
+    const markers = tree.files.map((x) => x.marker).filter((m): m is string => !!m);
+    assert.equal(new Set(markers).size, marked.length, 'markers are unique');
+    // The first marker after a difference names the file: none may be found inside another.
+    assert.ok(markers.length >= 10, `${markers.length} markers: too few to hold a two-digit one`);
+    for (const m of markers) assert.deepEqual(markers.filter((o) => o.includes(m)), [m], `${m} is inside another marker`);
   });
 
   it('finds @imports in any agent syntax', () => {
