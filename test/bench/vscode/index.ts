@@ -30,8 +30,8 @@ interface Config {
   /** Where the figures go. */
   out: string;
   /**
-   * A folder for CPU profiles of the extension host (start-up to the first problems, switches,
-   * edits), a sampled allocation profile of the whole run and a heap snapshot at its end
+   * A folder for CPU profiles of the extension host (start-up, over the same span as its
+   * event-loop figure: until the window has settled after the first problems; switches; edits), a sampled allocation profile of the whole run and a heap snapshot at its end
    * (`IL_BENCH_PROFILE`: slows the window, so its figures are only for finding causes).
    */
   profileDir?: string;
@@ -112,7 +112,6 @@ async function measure(config: Config, result: Record<string, unknown>): Promise
     );
     result.firstDiagnosticsMs = checked;
   }
-  if (profiler) await profiler.stop(path.join(config.profileDir!, `${config.name}-startup.cpuprofile`));
   const followed: number[] = [];
   const follow = lens?.model.onDidChange(() => {
     if (editorChanged) followed.push(performance.now() - editorChanged);
@@ -120,6 +119,8 @@ async function measure(config: Config, result: Record<string, unknown>): Promise
   });
   await settle();
   result.startup = startup.stop();
+  // Over the start-up's event-loop figure's span, so its longest block is in the profile.
+  if (profiler) await profiler.stop(path.join(config.profileDir!, `${config.name}-startup.cpuprofile`));
 
   const switchProfiler = config.profileDir ? await startProfile() : undefined;
   const switching = loopMonitor();
