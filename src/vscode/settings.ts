@@ -86,7 +86,7 @@ export class Settings implements vscode.Disposable {
   get<K extends SettingKey>(key: K, scope: vscode.ConfigurationScope | undefined = vscode.workspace.workspaceFolders?.[0]?.uri): SettingValue<K> {
     const cacheKey = `${scopeKey(scope)}\0${key}`;
     if (this.values.has(cacheKey)) return this.values.get(cacheKey) as SettingValue<K>;
-    const read = vscode.workspace.getConfiguration(SECTION, scope).get<SettingValue<K>>(key);
+    const read = this.configuration(SECTION, scope).get<SettingValue<K>>(key);
     const value = read === undefined ? (DEFAULTS[key] as SettingValue<K>) : read;
     this.values.set(cacheKey, value);
     return value;
@@ -176,8 +176,21 @@ export class Settings implements vscode.Disposable {
    */
   private editorSetting(key: string, scope: vscode.ConfigurationScope | undefined): unknown {
     const cacheKey = `${scopeKey(scope)}\0editor\0${key}`;
-    if (!this.values.has(cacheKey)) this.values.set(cacheKey, vscode.workspace.getConfiguration(undefined, scope).get(key));
+    if (!this.values.has(cacheKey)) this.values.set(cacheKey, this.configuration(undefined, scope).get(key));
     return this.values.get(cacheKey);
+  }
+
+  /**
+   * VS Code's configuration for a scope, read once until the values are cleared: each
+   * `getConfiguration` merges every level of the configuration for its scope again (a quarter of
+   * a second of the extension host's thread for the first check's settings, every profile's, under
+   * the profiler on a busy machine).
+   */
+  private configuration(section: string | undefined, scope: vscode.ConfigurationScope | undefined): vscode.WorkspaceConfiguration {
+    const cacheKey = `${scopeKey(scope)}\0configuration\0${section ?? ''}`;
+    let configuration = this.values.get(cacheKey) as vscode.WorkspaceConfiguration | undefined;
+    if (!configuration) this.values.set(cacheKey, (configuration = vscode.workspace.getConfiguration(section, scope)));
+    return configuration;
   }
 
   /** `ResolveContext.settings` for every profile, keyed by profile id (the shape `check()` takes). */
