@@ -37,8 +37,8 @@ export const EXTENSION_BUNDLES = [
   { name: 'marked', holds: (p) => p === 'src/core/lib/marked.ts' },
 ];
 
-/** Modules in more than one bundle on purpose: constants only, no state. */
-const SHARED = new Set(['src/vscode/ids.ts']);
+/** Modules in more than one bundle on purpose: constants and functions, no state. */
+const SHARED = new Set(['src/vscode/ids.ts', 'src/vscode/checkThread.ts']);
 
 /** The files the .vsix ships for the extension (.vscodeignore lists the same). */
 export const extensionFiles = () => EXTENSION_BUNDLES.map((b) => `dist/${b.name}.js`);

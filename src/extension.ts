@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type * as LensModule from './vscode/lens';
 import type { Lens } from './vscode/lens';
+import { startCheckThread, type CheckThread } from './vscode/checkThread';
 import { createLog } from './vscode/log';
 import { Surface } from './vscode/surface';
 
@@ -30,11 +31,12 @@ export function activate(context: vscode.ExtensionContext): InstructionLensApi {
   context.subscriptions.push(log, surface);
   let lens: Lens | undefined;
   let failure: unknown;
+  let thread: CheckThread | undefined;
   const rest = (): Lens => {
     if (lens) return lens;
     if (failure) throw failure;
     try {
-      lens = lensModule().startLens(context, surface, log, activatedAt);
+      lens = lensModule().startLens(context, surface, log, activatedAt, thread);
       surface.start(true);
       return lens;
     } catch (e) {
@@ -45,9 +47,20 @@ export function activate(context: vscode.ExtensionContext): InstructionLensApi {
       throw e;
     }
   };
-  // The core first, then the rest, each in a task of its own: the extension host's other work
-  // (and the other extensions starting) runs between them.
+  // The chains' worker thread first (it loads the core on its own thread meanwhile: the first
+  // chain is resolved there), then the core, then the rest, each in a task of its own: the
+  // extension host's other work (and the other extensions starting) runs between them.
   setTimeout(() => {
+    if (!lens && !failure) {
+      try {
+        const started = (thread = startCheckThread(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath));
+        // Stopped with the extension when the rest never started (it stops the thread otherwise).
+        context.subscriptions.push({ dispose: () => void (lens || started.worker.terminate()) });
+      } catch (e) {
+        // The rest starts one when it first asks (and logs why it could not).
+        log.warn(`Instruction Lens could not start its worker thread ahead: ${(e as Error).message}`);
+      }
+    }
     loadCore();
     setTimeout(() => {
       try {

@@ -3,11 +3,13 @@ import * as vscode from 'vscode';
 import { carryHost, refreshHost, resolveChain, type Host } from '../core/chain';
 import { NodeFileSystem } from '../core/fs';
 import { launchDirectory } from '../core/workspaceHost';
+import type { ChainJob } from '../core/checkService';
 import type { Chain } from '../core/model';
 import type { Profile } from '../core/profile';
 import { PROFILES } from '../core/profiles';
 import { ContextKey } from './contextKey';
 import { coreHost } from './host';
+import type { CheckThread } from './checkThread';
 import { CheckWorker } from './checkWorker';
 import { unsavedKey } from './overlayFs';
 import type { Settings } from './settings';
@@ -58,6 +60,20 @@ export class ActiveChainModel implements vscode.Disposable {
   /** The latest update: settles once its chain is shown (or a newer update took over). */
   private updating: Promise<void> = Promise.resolve();
   /**
+   * Counts what can change an answer besides the question itself (the disk, trust, the
+   * workspace folders, the refresh command): not a settings change, whose effect is in the question.
+   */
+  private generation = 0;
+  /**
+   * The active chain asked of the worker and not answered yet. A settings change that leaves the
+   * question as it was (agent detection's look at the machine, which ends while the first chain
+   * is on its way and seldom changes it) waits for this answer instead of asking again behind it.
+   */
+  private asking: { question: string; answer: Promise<Chain | undefined> } | undefined;
+  private firstShown!: () => void;
+  /** Settles once the first chain (or that no file is open) is shown: work it does not need waits for it. */
+  readonly shown = new Promise<void>((resolve) => (this.firstShown = resolve));
+  /**
    * Where new chains are resolved, off the extension host's thread (a chain 500 folders deep takes
    * seconds), and the diagnostics' quick looks at changed files: a worker with its own cache of
    * the disk, which follows the watcher's changes as ours does.
@@ -71,8 +87,10 @@ export class ActiveChainModel implements vscode.Disposable {
     private readonly log?: vscode.LogOutputChannel,
     /** When activation began (`performance.now()`): loading this part of the extension counts in the wait below. */
     since = performance.now(),
+    /** The worker thread, when activation started it (loading its code while this part loaded). */
+    thread?: CheckThread,
   ) {
-    this.worker = new CheckWorker(log);
+    this.worker = new CheckWorker(log, undefined, thread);
     this.disposables.push(
       this.worker,
       vscode.window.onDidChangeActiveTextEditor(() => this.followEditor()),
@@ -84,7 +102,7 @@ export class ActiveChainModel implements vscode.Disposable {
         this.refresh(watcher.structural ? undefined : paths);
       }),
       settings.onDidChange((e) => {
-        if (settings.changedChains(e)) this.refresh();
+        if (settings.changedChains(e)) this.refresh(undefined, true);
       }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.refresh()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.refresh()),
@@ -176,8 +194,10 @@ export class ActiveChainModel implements vscode.Disposable {
    * Something a chain reads changed: drop every cached chain, and resolve the active one again.
    * `written`: only these files' contents changed (nothing created, deleted or renamed), so every
    * answer about other paths, and git's lists, still hold; else every answer goes.
+   * `settingsOnly`: only settings changed, so an answer on its way to the same question still holds.
    */
-  refresh(written?: readonly string[]): void {
+  refresh(written?: readonly string[], settingsOnly = false): void {
+    if (!settingsOnly) this.generation++;
     clearTimeout(this.starting);
     this.starting = undefined;
     this.cache.clear();
@@ -212,7 +232,7 @@ export class ActiveChainModel implements vscode.Disposable {
     let chain = this.cache.get(key);
     if (!chain) {
       this.resolving = true;
-      const answer = await this.worker.chain({
+      const answer = await this.ask({
         agent: profile.id, agents: this.profiles.map((p) => p.id), target: uri.fsPath, launchDir, home: this.settings.home(uri),
         // Plain data for the worker: VS Code hands settings' objects out as proxies, which cannot be posted.
         settings: JSON.parse(JSON.stringify(this.settings.profileSettings(profile.id, uri))) as Record<string, unknown>,
@@ -225,8 +245,21 @@ export class ActiveChainModel implements vscode.Disposable {
     this.show({ uri, profile, chain }, started);
   }
 
+  /** The worker's answer to a question, or to the same one still on its way (see `asking`). */
+  private ask(job: ChainJob): Promise<Chain | undefined> {
+    const question = `${this.generation}\0${unsavedKey()}\0${vscode.workspace.isTrusted}\0${JSON.stringify(job)}`;
+    if (this.asking?.question === question) return this.asking.answer;
+    const answer = this.worker.chain(job);
+    const asking = (this.asking = { question, answer });
+    void answer.then(() => {
+      if (this.asking === asking) this.asking = undefined;
+    });
+    return answer;
+  }
+
   private show(active: ActiveChain | undefined, started: number): void {
     this.resolving = false;
+    this.firstShown();
     this.active = active;
     if (active) logRefresh(this.log, active, performance.now() - started);
     void this.hasChainKey.set(!!active);

@@ -124,7 +124,9 @@ export class AgentDetection implements vscode.Disposable {
     this.probing = probeMachine(PROFILES, probe).then(
       (found) => {
         this.machine = found;
-        this.emitter.fire();
+        // A machine with none of the agents changes no answer: firing would resolve the chain
+        // and restart the watcher again, while the first chain is on its way.
+        if (found.some((m) => m.found.length || m.installed)) this.emitter.fire();
       },
       () => undefined,
     );

@@ -1,8 +1,8 @@
-import * as path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import * as vscode from 'vscode';
 import type { ChainJob, CheckAnswer, CheckJob, CheckMessage, CheckRequest, LookJob } from '../core/checkService';
 import type { Chain, Diagnostic } from '../core/model';
+import { startCheckThread, type CheckThread } from './checkThread';
 import { unsavedKey, unsavedTexts } from './overlayFs';
 
 /**
@@ -25,10 +25,12 @@ export class CheckWorker implements vscode.Disposable {
    * @param idleStopMs when set, the worker stops once it has answered everything and nothing
    * was asked for this long: its memory (its heap and cache) goes back, and the next request
    * starts another, which reads the disk anew.
+   * @param early a thread started ahead (src/extension.ts), used for the first request
    */
   constructor(
     private readonly log?: vscode.LogOutputChannel,
     private readonly idleStopMs?: number,
+    private early?: CheckThread,
   ) {}
 
   /** The watcher saw a change: `written`, only these files' contents; undefined, anything. */
@@ -93,15 +95,9 @@ export class CheckWorker implements vscode.Disposable {
   /** Starts the worker ahead of the first request, so that request does not wait for it to load. */
   start(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(path.join(__dirname, 'checkWorker.js'), {
-      workerData: { caseProbeDir: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath },
-      // Its heap is the extension host's memory too: a young generation of 8 MB rather than V8's
-      // 48 MB costs more, shorter collections of what a pass leaves behind. Past the old
-      // generation's cap the worker stops (logged), and the next request starts another.
-      resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 1536 },
-    });
-    // The extension host may exit with the worker idle.
-    worker.unref();
+    const early = this.early;
+    this.early = undefined;
+    const { worker } = early && !early.stopped() ? early : startCheckThread(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath);
     worker.on('message', (answer: CheckAnswer) => {
       const resolve = this.pending.get(answer.id);
       this.pending.delete(answer.id);
@@ -132,6 +128,8 @@ export class CheckWorker implements vscode.Disposable {
 
   dispose(): void {
     clearTimeout(this.idle);
+    void this.early?.worker.terminate();
+    this.early = undefined;
     const worker = this.worker;
     this.worker = undefined;
     for (const resolve of this.pending.values()) resolve(undefined);

@@ -104,7 +104,12 @@ class InstructionDiagnostics implements vscode.Disposable {
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.restart()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.restart()),
     );
-    this.schedule();
+    // The first pass once the first chain is shown: on a large repository the pass (its worker
+    // loading, git listing every file, the folders' settings read here) would share the machine
+    // with that chain, which the user waits for, and the chain's own problems are published with it.
+    void model.shown.then(() => {
+      if (!this.disposed) this.schedule();
+    });
   }
 
   /** The core diagnostics behind an editor diagnostic of this collection (one per agent that reported it). */

@@ -3,6 +3,7 @@ import { probeCaseAt } from '../core/fs';
 import { ActiveChainModel } from './activeChain';
 import { AgentDetection } from './agentDetection';
 import { registerBudgetStatus } from './budgetStatus';
+import type { CheckThread } from './checkThread';
 import { registerChainView } from './chainView';
 import { registerDiagnostics } from './diagnostics';
 import { registerPreview } from './preview';
@@ -25,9 +26,10 @@ export interface Lens {
  * Everything but what activation registered (src/extension.ts): the settings, agent detection,
  * the watcher, the model of the active chain, and the parts that show it, each filling its place
  * on the surface. Loaded right after activation, as a bundle of its own with the core.
- * `activatedAt`: when activation began, so the first chain's wait for detection counts from there.
+ * `activatedAt`: when activation began, so the first chain's wait for detection counts from there;
+ * `thread`: the chains' worker thread, started by then.
  */
-export function startLens(context: vscode.ExtensionContext, surface: Surface, log: vscode.LogOutputChannel, activatedAt: number): Lens {
+export function startLens(context: vscode.ExtensionContext, surface: Surface, log: vscode.LogOutputChannel, activatedAt: number, thread?: CheckThread): Lens {
   probeCaseAt(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath);
   const settings = new Settings();
   const detection = new AgentDetection(() => settings.home());
@@ -36,7 +38,7 @@ export function startLens(context: vscode.ExtensionContext, surface: Surface, lo
   void settings.ready().then(() => log.info(`Agents enabled: ${settings.enabledProfiles().map((p) => `${p.agent} (${p.id}, models ${p.agentVersion})`).join('; ')}`));
   const watcher = new InstructionWatcher(settings);
   const redetect = watcher.onDidChange((paths) => detection.changed(paths, watcher.structural));
-  const model = new ActiveChainModel(context.workspaceState, settings, watcher, log, activatedAt);
+  const model = new ActiveChainModel(context.workspaceState, settings, watcher, log, activatedAt, thread);
   const verifications = new Verifications(context.globalState);
   const chainView = registerChainView(surface, model, verifications);
   const budgetStatus = registerBudgetStatus(surface.statusItem, model, verifications);

@@ -1,0 +1,31 @@
+import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
+
+// In both the activation bundle and the rest (scripts/extensionBundles.mjs): activation's first
+// task starts the chains' worker thread with it, so the thread loads its code while the
+// extension host loads the rest; the rest starts any other worker thread with it.
+
+/** A worker thread of the extension's (dist/checkWorker.js), and whether it has already stopped. */
+export interface CheckThread {
+  readonly worker: Worker;
+  /** It stopped (failed to load) before anyone listened: start another. */
+  readonly stopped: () => boolean;
+}
+
+/** Starts dist/checkWorker.js (`caseProbeDir`: the volume the extension asks about, so names compare as they do here). */
+export function startCheckThread(caseProbeDir: string | undefined): CheckThread {
+  const worker = new Worker(path.join(__dirname, 'checkWorker.js'), {
+    workerData: { caseProbeDir },
+    // Its heap is the extension host's memory too: a young generation of 8 MB rather than V8's
+    // 48 MB costs more, shorter collections of what a pass leaves behind. Past the old
+    // generation's cap the worker stops (logged), and the next request starts another.
+    resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 1536 },
+  });
+  // The extension host may exit with the worker idle.
+  worker.unref();
+  let stopped = false;
+  // Until its user listens: an error with no listener would be thrown in the extension host.
+  worker.on('error', () => undefined);
+  worker.once('exit', () => (stopped = true));
+  return { worker, stopped: () => stopped };
+}
