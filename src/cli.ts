@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -192,8 +193,8 @@ function chainOrRender(cmd: Command, target: string): number {
   if (chain.fatal) throw new Error(chain.fatal);
   const parts = values['on-read'] ? chain.onRead : chain.start;
   if (values.json) out(JSON.stringify({ agent: chain.agent, agentVersion: chain.agentVersion, parts }, null, 2));
-  else if (parts.length === 1) process.stdout.write(parts[0].text);
-  else process.stdout.write(parts.map((p) => `==> ${p.where} <==\n${p.text}`).join('\n'));
+  else if (parts.length === 1) write(parts[0].text);
+  else write(parts.map((p) => `==> ${p.where} <==\n${p.text}`).join('\n'));
   return 0;
 }
 
@@ -399,14 +400,51 @@ function sarifRule(id: string) {
 }
 
 function out(s: string): void {
-  process.stdout.write(s + '\n');
+  write(s + '\n');
 }
 
-// A reader that stops early (`check . | head -1`) closes the pipe: stop writing, quietly.
-process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-  if (e.code !== 'EPIPE') throw e;
+/**
+ * Standard output, written to its file descriptor: `process.stdout` is a stream, and its first
+ * use loads Node's stream modules (for a pipe, `net` too), about a tenth of what a `chain` costs
+ * beyond Node's start-up. Windows' console takes text through `process.stdout` only (it converts
+ * it from UTF-8); a descriptor that would block (made non-blocking by another process sharing it)
+ * gets the rest through `process.stdout`, after what was written.
+ */
+let direct = process.platform !== 'win32';
+
+function write(s: string): void {
+  if (!direct) {
+    stdout().write(s);
+    return;
+  }
+  const bytes = Buffer.from(s, 'utf8');
+  let done = 0;
+  try {
+    while (done < bytes.length) done += fs.writeSync(1, bytes, done);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EPIPE') stopWriting();
+    if (code !== 'EAGAIN') throw e;
+    direct = false;
+    stdout().write(bytes.subarray(done));
+  }
+}
+
+/** `process.stdout`, made to end quietly on a closed pipe. */
+function stdout(): NodeJS.WriteStream {
+  if (process.stdout.listenerCount('error') === 0) {
+    process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EPIPE') throw e;
+      stopWriting();
+    });
+  }
+  return process.stdout;
+}
+
+/** A reader that stops early (`check . | head -1`) closes the pipe: stop writing, quietly. */
+function stopWriting(): never {
   process.exit(process.exitCode ?? 0);
-});
+}
 
 function fail(e: unknown): void {
   process.stderr.write(`instruction-lens: ${(e as Error).message}\n`);
