@@ -5,7 +5,7 @@
 //   node scripts/build.mjs --review   also the real-world review (test/review) into out/test/review/
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { buildExtension } from './extensionBundles.mjs';
 import { syncManifest } from './manifest.mjs';
@@ -27,20 +27,30 @@ const common = {
 
 /**
  * dist/cli.js: the loader (scripts/cliLoader.cjs) that runs the bundle with V8's code cache of
- * it, made here by one run of `chain` on the demo (what that run compiled is cached; the rest
- * compiles lazily as usual). Loading the bundle cost about 1.7× Node's own start-up without it.
+ * it, and the parsers' bundles (the extension's dist/marked.js and dist/yaml.js) with theirs when
+ * a text needs them. The caches are made here by a chain on the demo, which needs both parsers
+ * (what a run compiled is cached; the rest compiles lazily as usual): one run for the CLI's,
+ * under V8's default flags, one for the parsers', under the flag the loader sets before it loads
+ * a parser. Loading the bundle cost about 1.7× Node's own start-up without a cache.
  */
 function cliEntry() {
-  // The loader reads the bundle as Latin-1, the same as UTF-8 on ASCII only (esbuild's default `charset`).
-  if (/[^\x00-\x7f]/.test(readFileSync('dist/cli.bundle.js', 'latin1'))) throw new Error('dist/cli.bundle.js is not ASCII: the loader reads it as Latin-1');
+  // The loader reads the bundles as Latin-1, the same as UTF-8 on ASCII only (esbuild's default
+  // `charset`). A --dev bundle keeps the sources' comments, whose other characters read as
+  // Latin-1 change nothing the bundle does.
+  for (const file of CLI_BUNDLES) {
+    if (!dev && /[^\x00-\x7f]/.test(readFileSync(file, 'latin1'))) throw new Error(`${file} is not ASCII: the loader reads it as Latin-1`);
+  }
   copyFileSync('scripts/cliLoader.cjs', 'dist/cli.js');
   chmodSync('dist/cli.js', 0o755);
-  rmSync('dist/cli.bundle.js.cache', { force: true });
-  const r = spawnSync(process.execPath, ['dist/cli.js', 'chain', 'demo/packages/api/src/routes/orders.ts', '--json'], {
-    env: { ...process.env, INSTRUCTION_LENS_WRITE_CODE_CACHE: '1' },
-    encoding: 'utf8',
-  });
-  if (r.status !== 0) throw new Error(`making the CLI's code cache failed (exit ${r.status}):\n${r.stderr}`);
+  for (const file of CLI_BUNDLES) rmSync(`${file}.cache`, { force: true });
+  for (const caches of ['cli', 'parsers']) {
+    const r = spawnSync(process.execPath, ['dist/cli.js', 'chain', 'demo/packages/api/src/routes/orders.ts', '--json'], {
+      env: { ...process.env, INSTRUCTION_LENS_WRITE_CODE_CACHE: caches },
+      encoding: 'utf8',
+    });
+    if (r.status !== 0) throw new Error(`making the CLI's code cache (${caches}) failed (exit ${r.status}):\n${r.stderr}`);
+  }
+  for (const file of CLI_BUNDLES) if (!existsSync(`${file}.cache`)) throw new Error(`the chain on the demo made no code cache of ${file}`);
 }
 
 function testFiles(dir) {
@@ -53,14 +63,19 @@ function testFiles(dir) {
   return out;
 }
 
+/** What the CLI runs (scripts/cliLoader.cjs), each with its code cache; the npm package ships them (.npmignore). */
+const CLI_BUNDLES = ['dist/cli.bundle.js', 'dist/marked.js', 'dist/yaml.js'];
+
 const profiles = 'out/manifest/profiles.js';
 const jobs = [
   // package.json's lists of profiles and rule codes follow the code (scripts/manifest.mjs).
   build({ ...common, stdin: { contents: "export { PROFILES } from './src/core/profiles'; export { fixedNames } from './src/core/patterns'; export { RULES } from './src/core/diagnostics';", resolveDir: '.', loader: 'ts' }, outfile: profiles })
     .then(() => syncManifest(profiles)),
-  // The extension: several bundles, the first loaded to activate, and its worker thread's (scripts/extensionBundles.mjs).
-  buildExtension({ ...common, minify: !dev }),
-  build({ ...common, minify: !dev, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.bundle.js' }).then(cliEntry),
+  // The extension: several bundles, the first loaded to activate, and its worker thread's
+  // (scripts/extensionBundles.mjs); then the CLI, which loads the extension's parsers' bundles.
+  buildExtension({ ...common, minify: !dev })
+    .then(({ linkTo }) => build({ ...common, minify: !dev, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.bundle.js', plugins: [...common.plugins, linkTo(['marked', 'yaml'])] }))
+    .then(cliEntry),
 ];
 if (process.argv.includes('--tests')) {
   jobs.push(

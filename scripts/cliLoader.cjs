@@ -3,33 +3,64 @@
 // beside it (cli.bundle.js) with V8's code cache of it (cli.bundle.js.cache, made at build time
 // by running a chain), so a run skips most of compiling the bundle: on Node 20, which has no
 // compile cache of its own, that is most of what loading it costs beyond Node's start-up.
+// The markdown and YAML parsers are bundles of their own (marked.js, yaml.js, the extension's),
+// each with its code cache, loaded when a text first needs them (src/core/lazy.ts): a chain
+// whose files need neither reads, deserializes and sets up neither.
 // A cache V8 does not accept (another Node, other flags) is ignored and the bundle compiled as
 // usual.
 'use strict';
-// V8 runs a regular expression's first match in its bytecode interpreter and compiles it to
-// machine code only from the second on. The markdown lexer's block rules are regular expressions
-// of up to 1,200 characters (a setext heading's rule holds the HTML block's), and their first,
-// interpreted matches on a paragraph took most of the first file's lexing: 30-70 ms of a chain,
-// 5-10 ms compiled at once. Set before the bundle is compiled, so the code cache (whose check
-// covers V8's flags) is made and read under the same flags.
-require('node:v8').setFlagsFromString('--no-regexp-tier-up');
 const fs = require('node:fs');
 const path = require('node:path');
 const vm = require('node:vm');
 const { wrap } = require('node:module');
 
-const file = path.join(__dirname, 'cli.bundle.js');
-const cacheFile = `${file}.cache`;
-let cachedData;
-try {
-  cachedData = fs.readFileSync(cacheFile);
-} catch {
-  // no cache: compile as usual
+/** At build time (scripts/build.mjs): which caches this run writes when it ends, `cli` or `parsers`. */
+const writing = process.env.INSTRUCTION_LENS_WRITE_CODE_CACHE;
+const PARSERS = new Set(['./marked.js', './yaml.js']);
+const parsers = new Map();
+
+/** Runs one bundle of dist/ with its code cache and returns its exports. */
+function run(name, requireIn, cacheIt) {
+  const file = path.join(__dirname, name);
+  const cacheFile = `${file}.cache`;
+  let cachedData;
+  try {
+    cachedData = fs.readFileSync(cacheFile);
+  } catch {
+    // no cache: compile as usual
+  }
+  // Read as Latin-1, which takes a third less time than UTF-8's decoding: the bundles are ASCII
+  // (esbuild escapes every other character, and the build checks), where the two read the same.
+  const script = new vm.Script(wrap(fs.readFileSync(file, 'latin1')), { filename: file, cachedData });
+  // At build time: keep what this run compiled, for the next runs.
+  if (cacheIt) process.on('exit', () => fs.writeFileSync(cacheFile, script.createCachedData()));
+  const mod = { exports: {} };
+  script.runInThisContext().call(mod.exports, mod.exports, requireIn, mod, file, __dirname);
+  return mod.exports;
 }
-// Read as Latin-1, which takes a third less time than UTF-8's decoding: the bundle is ASCII
-// (esbuild escapes every other character, and the build checks), where the two read the same.
-const script = new vm.Script(wrap(fs.readFileSync(file, 'latin1')), { filename: file, cachedData });
-// At build time: keep what this run compiled, for the next runs.
-if (process.env.INSTRUCTION_LENS_WRITE_CODE_CACHE === '1') process.on('exit', () => fs.writeFileSync(cacheFile, script.createCachedData()));
-const mod = { exports: {} };
-script.runInThisContext().call(mod.exports, mod.exports, require, mod, file, __dirname);
+
+/** The bundle's `require`: a parser's bundle is run with its cache, the rest is Node's. */
+function bundleRequire(id) {
+  if (!PARSERS.has(id)) return require(id);
+  let parser = parsers.get(id);
+  if (!parser) {
+    // V8 runs a regular expression's first match in its bytecode interpreter and compiles it to
+    // machine code only from the second on. The markdown lexer's block rules are regular
+    // expressions of up to 1,200 characters (a setext heading's rule holds the HTML block's), and
+    // their first, interpreted matches on a paragraph took most of the first file's lexing:
+    // 30-70 ms of a chain, 5-10 ms compiled at once. So a regular expression made from here on
+    // (the parsers make theirs as they load) is compiled at its first match. Set here, not at
+    // start: node:v8 loads Node's streams (about 5 ms), and a chain that needs no parser does not
+    // pay for it. Through the number of interpreted matches, 0, not --no-regexp-tier-up: turning
+    // tier-up off leaves an expression that already ran interpreted with bytecode where V8 then
+    // runs machine code, and the process crashes (SIGSEGV) when it matches again. Set before a
+    // parser is compiled, so that its code cache (whose check covers V8's flags) is made and read
+    // under the same flags; the build makes the CLI bundle's cache in a run that does not set it.
+    if (parsers.size === 0 && writing !== 'cli') require('node:v8').setFlagsFromString('--regexp-tier-up-ticks=0');
+    parser = run(id.slice(2), require, writing === 'parsers');
+    parsers.set(id, parser);
+  }
+  return parser;
+}
+
+run('cli.bundle.js', bundleRequire, writing === 'cli');

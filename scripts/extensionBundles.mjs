@@ -50,7 +50,9 @@ function ownerOf(rel) {
 
 /**
  * Builds every bundle with `options` (esbuild's, shared with the rest of the build). Fails when
- * a module or library ends up in two bundles.
+ * a module or library ends up in two bundles. Returns `linkTo(names)`: an esbuild plugin for a
+ * build made after these (the CLI's) that makes its imports of the modules the named bundles
+ * hold `require`s of them, as the extension's own are, and bundles the rest.
  */
 export async function buildExtension(options) {
   /** For each bundle, the modules other bundles import from it: the names each exports to them, by their alias in the bundle's entry. */
@@ -83,6 +85,7 @@ export async function buildExtension(options) {
       seen.set(rel, name);
     }
   }
+  return { linkTo: (names) => linkBundles('', wanted, built, names) };
 }
 
 /** A bundle's entry: each module's names others import, under their aliases; a whole module where one asks for all of it. */
@@ -126,9 +129,11 @@ function importedNames(importer, specifier, kind) {
 /**
  * An import of a module another bundle holds: an ES module re-exporting the names imported from
  * the other bundle's exports (`export { <alias> as <name> } from './<bundle>.js'`, each use then
- * reading `require('./<bundle>.js').<alias>`), or that bundle's whole module.
+ * reading `require('./<bundle>.js').<alias>`), or that bundle's whole module. With `only` (the
+ * names of bundles already built), for a build outside the extension: only imports of those
+ * bundles' modules, of names they already export.
  */
-function linkBundles(self, wanted, built) {
+function linkBundles(self, wanted, built, only) {
   return {
     name: 'link-bundles',
     setup(b) {
@@ -139,14 +144,18 @@ function linkBundles(self, wanted, built) {
         if (resolved.errors.length || resolved.external) return resolved;
         const rel = path.relative(repo, resolved.path).split(path.sep).join('/');
         const owner = ownerOf(rel);
-        if (!owner || owner === self) return resolved;
-        if (built.has(owner)) throw new Error(`${rel} is imported from dist/${owner}.js, which is built before dist/${self}.js: order EXTENSION_BUNDLES so that a bundle comes before those it imports from`);
+        if (!owner || owner === self || (only && !only.includes(owner))) return resolved;
+        if (built.has(owner) && !only) throw new Error(`${rel} is imported from dist/${owner}.js, which is built before dist/${self}.js: order EXTENSION_BUNDLES so that a bundle comes before those it imports from`);
         const exported = wanted.get(owner);
         if (!exported.has(rel)) exported.set(rel, new Map());
         const aliases = exported.get(rel);
         let count = [...exported.values()].reduce((n, m) => n + m.size, 0);
         const names = importedNames(args.importer, args.path, args.kind);
-        for (const name of names) if (!aliases.has(name)) aliases.set(name, `_${count++}`);
+        for (const name of names) {
+          if (aliases.has(name)) continue;
+          if (only) throw new Error(`${path.relative(repo, args.importer)} imports ${name === '*' ? 'all' : name} of ${rel}, which dist/${owner}.js does not export: import it as the extension does`);
+          aliases.set(name, `_${count++}`);
+        }
         const link = { bundle: `./${owner}.js`, aliases: names.map((name) => [name, aliases.get(name)]) };
         return { path: `${owner}:${rel}:${path.relative(repo, args.importer)}:${args.kind}`, namespace: 'bundle-link', pluginData: link };
       });
