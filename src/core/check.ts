@@ -36,7 +36,7 @@ export function listFiles(host: Host, root: string): { files: string[]; via: 'gi
   const gitRoot = host.git.root(root);
   if (gitRoot) {
     // Untracked instruction files are linted too: they are what the user is writing now.
-    const listed = gitRoot === root ? host.git.workTreeRelative?.(gitRoot) : undefined;
+    const listed = gitRoot === root ? host.git.workTreeRelative?.(gitRoot) : folderListing(host, gitRoot, root);
     if (listed) return { files: listed, via: 'git' };
     const tracked = host.git.workTreeFiles?.(gitRoot) ?? host.git.trackedFiles(gitRoot);
     if (tracked) {
@@ -45,6 +45,24 @@ export function listFiles(host: Host, root: string): { files: string[]; via: 'gi
     }
   }
   return { ...walk(host, root), via: 'walk' };
+}
+
+/**
+ * The files under `root`, a folder inside the repository at `gitRoot`, from git's listing of that
+ * folder alone (what the extension checks after an edit: one folder of a 57k files' repository).
+ */
+function folderListing(host: Host, gitRoot: string, root: string): string[] | undefined {
+  const folder = listedFolder(host, gitRoot, root);
+  return folder ? host.git.workTreeUnder?.(gitRoot, folder)?.map((f) => f.slice(folder.length + 1)) : undefined;
+}
+
+/**
+ * `root` relative to `gitRoot`, when `check` lists that folder alone (`GitIndex.workTreeUnder`):
+ * not for the repository's root, nor on a disk that ignores case, where the folder may be spelled
+ * otherwise than git keeps it and a pathspec would not match it (the whole list is cut back there).
+ */
+export function listedFolder(host: Host, gitRoot: string, root: string): string | undefined {
+  return host.fs.caseInsensitive ? undefined : relativeInside(gitRoot, root, host.fs) || undefined;
 }
 
 /** The `.gitignore` of one folder, with the folder it speaks for (relative to the walk's root). */

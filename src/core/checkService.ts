@@ -1,5 +1,5 @@
 import { carryHost, resolveChain, refreshHost, type Host } from './chain';
-import { checkInSlices } from './check';
+import { checkInSlices, listedFolder } from './check';
 import { NodeFileSystem } from './fs';
 import { SnapshotGitIndex } from './git';
 import type { Chain, Diagnostic } from './model';
@@ -140,12 +140,9 @@ export class CheckService {
     const stale = () => this.cancelled.has(id);
     this.running.add(id);
     try {
-      // git lists each repository in its own process meanwhile: a quick look is answered while it does.
-      if (host.git instanceof SnapshotGitIndex) {
-        const git = host.git;
-        const roots = new Set(jobs.map((j) => git.root(j.root)).filter((r): r is string => !!r));
-        await Promise.all([...roots].map((root) => git.listAhead(root)));
-      }
+      // git lists each repository, or only the folder checked, in its own process meanwhile: a
+      // quick look is answered while it does.
+      await Promise.all(jobs.map((job) => listFilesAhead(host, job)));
       const diagnostics: Diagnostic[] = [];
       for (const job of jobs) {
         if (stale()) return { id, cancelled: true };
@@ -201,6 +198,20 @@ async function listAhead(host: Host, dir: string, agents: readonly string[]): Pr
   const root = git.root(dir);
   // A listing that fails leaves the chain to ask git itself, as it would without this.
   if (root) await Promise.all([...names].map((name) => git.listNamedAhead(root, name))).catch(() => undefined);
+}
+
+/**
+ * What a check of `job.root` lists, asked of git ahead: the repository's work tree when the job
+ * is its root, else that folder's files only and the names the agents' chains look for across the
+ * repository (a check of one folder after an edit does not list the repository's 57k paths).
+ */
+async function listFilesAhead(host: Host, job: CheckJob): Promise<void> {
+  const git = host.git;
+  const root = git.root(job.root);
+  if (!root || !(git instanceof SnapshotGitIndex)) return;
+  if (root === job.root) return git.listAhead(root);
+  const folder = listedFolder(host, root, job.root);
+  await Promise.all([folder ? git.listUnderAhead(root, folder) : git.listAhead(root), listAhead(host, job.root, job.agents)]);
 }
 
 function chainOf(host: Host, job: ChainJob): Chain {

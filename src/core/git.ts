@@ -20,6 +20,12 @@ export interface GitIndex {
    */
   workTreeRelative?(root: string): string[] | undefined;
   /**
+   * `workTreeRelative` of one folder (`folder`: relative to `root`, with `/`) only, still relative
+   * to `root`: git lists that folder alone, so a check of one folder neither holds nor cuts back
+   * the repository's every path (57k on a large repository). Optional: without it, the whole list.
+   */
+  workTreeUnder?(root: string, folder: string): string[] | undefined;
+  /**
    * The files of `workTreeFiles` named `name` in any folder (split at `/` or `\`: a caller
    * compares names with its own path rules): git picks them out, so a caller that needs only
    * these never holds the whole list (57k paths on a large repository). Optional (added later):
@@ -69,6 +75,10 @@ export class CliGitIndex implements GitIndex {
 
   workTreeRelative(root: string): string[] | undefined {
     return relativeList(run(root, WORK_TREE_ARGS));
+  }
+
+  workTreeUnder(root: string, folder: string): string[] | undefined {
+    return relativeList(run(root, underArgs(folder)));
   }
 
   workTreeFilesNamed(root: string, name: string): string[] | undefined {
@@ -148,6 +158,17 @@ function namedArgs(name: string): string[] {
   return [...WORK_TREE_ARGS, '--', `:(glob)**/${name.replace(/[*?[\\]/g, '\\$&')}`];
 }
 
+/** `WORK_TREE_ARGS` for one folder: a literal pathspec (a folder may hold `*` or `:`) matches it and what it holds. */
+function underArgs(folder: string): string[] {
+  return [...WORK_TREE_ARGS, '--', `:(literal)${folder}`];
+}
+
+/** The paths of a whole listing inside `folder`, as git lists that folder alone (the same order: git's). */
+function under(files: readonly string[], folder: string): string[] {
+  const prefix = `${folder}/`;
+  return files.filter((f) => f.startsWith(prefix));
+}
+
 /**
  * Exactly `name`: a pathspec may match other cases (core.ignoreCase), the name compared here may
  * not. After either separator, whatever the platform: a snapshot may list another platform's
@@ -215,6 +236,14 @@ export class SnapshotGitIndex implements GitIndex {
     return this.once(`workrel\0${root}`, () => this.inner.workTreeRelative?.(root));
   }
 
+  workTreeUnder(root: string, folder: string): string[] | undefined {
+    // The whole list, when this refresh has it, answers without git.
+    const whole = this.answers.get(`workrel\0${root}`) as string[] | undefined;
+    if (whole) return under(whole, folder);
+    const inner = this.inner;
+    return inner.workTreeUnder ? this.once(`under\0${root}\0${folder}`, () => inner.workTreeUnder!(root, folder)) : undefined;
+  }
+
   workTreeFilesNamed(root: string, name: string): string[] | undefined {
     // The whole list, when this refresh has it, answers without git.
     const whole = this.answers.get(`workrel\0${root}`) as string[] | undefined;
@@ -254,6 +283,14 @@ export class SnapshotGitIndex implements GitIndex {
     if (!(this.inner instanceof CliGitIndex) || this.answers.has(`workrel\0${root}`)) return;
     const work = await runAsync(root, WORK_TREE_ARGS);
     if (!this.answers.has(`workrel\0${root}`)) this.answers.set(`workrel\0${root}`, relativeList(work));
+  }
+
+  /** `listAhead` of one folder's listing (`workTreeUnder`), for a check of that folder only. */
+  async listUnderAhead(root: string, folder: string): Promise<void> {
+    const key = `under\0${root}\0${folder}`;
+    if (!(this.inner instanceof CliGitIndex) || this.answers.has(key) || this.answers.has(`workrel\0${root}`)) return;
+    const listed = await runAsync(root, underArgs(folder));
+    if (!this.answers.has(key)) this.answers.set(key, relativeList(listed));
   }
 
   committedText(root: string, file: string, rev?: string): string | undefined {

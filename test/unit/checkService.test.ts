@@ -7,7 +7,8 @@ import { Worker } from 'node:worker_threads';
 import { after, before, describe, it } from 'node:test';
 import { refreshHost, resolveChain } from '../../src/core/chain';
 import { check, listFiles } from '../../src/core/check';
-import type { SnapshotGitIndex } from '../../src/core/git';
+import { NodeFileSystem } from '../../src/core/fs';
+import { CliGitIndex, type GitIndex, type SnapshotGitIndex } from '../../src/core/git';
 import { CheckService, type CheckAnswer, type CheckMessage, type Change, type FolderSettings } from '../../src/core/checkService';
 import type { Diagnostic } from '../../src/core/model';
 import { PROFILES } from '../../src/core/profiles';
@@ -85,6 +86,28 @@ describe('the extension\'s checking service', () => {
     const expected = check(workspaceHost(new Map(), true), root, PROFILES.filter((p) => AGENTS.includes(p.id)), { launchDir: root, home, env: process.env, settings: {}, merge: false });
     assert.deepEqual(keys(got), keys(expected.diagnostics));
     assert.ok(got.some((d) => d.code === 'import-missing' && d.path === path.join(root, 'api', 'CLAUDE.md')));
+  });
+
+  it('a pass over one folder gives what check gives there, from git\'s listing of that folder only', async () => {
+    const s = service();
+    const api = path.join(root, 'api');
+    const got = diagnosticsOf(await s.send({ kind: 'check', jobs: [{ root: api, ...folder() }], change: change() }).answer);
+    // The same index without the folder's own listing: the whole work tree listed, then cut back.
+    const cli = new CliGitIndex(new NodeFileSystem());
+    const whole: GitIndex = { root: (d) => cli.root(d), trackedFiles: (r, p) => cli.trackedFiles(r, p), workTreeFiles: (r) => cli.workTreeFiles(r), committedText: () => undefined };
+    const expected = check({ fs: new NodeFileSystem(), git: whole }, api, PROFILES.filter((p) => AGENTS.includes(p.id)), { launchDir: root, home, env: process.env, settings: {}, merge: false });
+    assert.deepEqual(keys(got), keys(expected.diagnostics));
+    assert.ok(got.some((d) => d.code === 'import-missing' && d.path === path.join(api, 'CLAUDE.md')));
+    // What git was asked for: that folder's files, never the repository's every path.
+    const asked: string[] = [];
+    const counting: GitIndex = {
+      ...whole,
+      workTreeFiles: (r) => (asked.push('the whole work tree'), cli.workTreeFiles(r)),
+      workTreeRelative: (r) => (asked.push('the whole work tree'), cli.workTreeRelative(r)),
+      workTreeUnder: (r, f) => (asked.push(f), cli.workTreeUnder(r, f)),
+    };
+    check({ fs: new NodeFileSystem(), git: counting }, api, PROFILES.filter((p) => AGENTS.includes(p.id)), { launchDir: root, home, env: process.env, settings: {}, merge: false });
+    assert.deepEqual(asked, ['api']);
   });
 
   it('a quick look after a file\'s text changed sees the new text, and only that file\'s problems', async () => {
@@ -216,6 +239,11 @@ describe('the work tree as git lists it', () => {
       await (ahead.git as SnapshotGitIndex).listAhead(tmp);
       assert.deepEqual(sorted(listFiles(ahead, tmp).files), expected);
       assert.deepEqual(sorted(ahead.git.workTreeFiles!(tmp)!), expected.map((f) => path.join(tmp, f)));
+      // One folder's listing alone, asked ahead, and cut from the whole one when that is there.
+      const narrow = refreshHost(workspaceHost(new Map(), true));
+      await (narrow.git as SnapshotGitIndex).listUnderAhead(tmp, 'pkg');
+      assert.deepEqual(sorted(listFiles(narrow, path.join(tmp, 'pkg')).files), ['AGENTS.md', 'new/CLAUDE.md']);
+      assert.deepEqual(sorted(listFiles(ahead, path.join(tmp, 'pkg')).files), ['AGENTS.md', 'new/CLAUDE.md']);
     } finally {
       nodeFs.rmSync(tmp, { recursive: true, force: true });
     }
