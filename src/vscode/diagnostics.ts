@@ -67,9 +67,11 @@ class InstructionDiagnostics implements vscode.Disposable {
   /** When a pass was first cancelled by a newer change since one last finished. */
   private unsettledSince: number | undefined;
   /**
-   * Where the passes run, off the extension host's thread: a worker of their own, so that the
-   * quick looks and the chains (on the model's worker, whose cache the chains keep warm) never
-   * wait for a pass's longer steps (listing and matching the repository's files).
+   * Where the whole-workspace passes run, off the extension host's thread: a worker of their own,
+   * so that the quick looks and the chains (on the model's worker, whose cache the chains keep
+   * warm) never wait for a pass's longer steps (listing and matching the repository's files). A
+   * pass over the folders of written files runs on the model's worker: it lists only those
+   * folders, its chains are the quick look's, and no second thread starts for an edit.
    */
   private readonly passes: CheckWorker;
   /** What the next pass checks: the folders of files written (see `scopeOf`), or everything. */
@@ -242,17 +244,17 @@ class InstructionDiagnostics implements vscode.Disposable {
       const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(dir));
       if (folder) jobs.push({ root: dir, ...this.folderSettings(folder) });
     }
-    const found = await this.ask(jobs);
+    const found = await this.ask(jobs, this.model.worker);
     if (!found) return false;
     this.workspace = [...this.workspace.filter((d) => !jobs.some((job) => isInside(d.path, job.root, DISK))), ...found];
     this.publish();
     return true;
   }
 
-  /** A pass on the worker thread; undefined when it was cancelled (see `schedule`) or failed. */
-  private async ask(jobs: CheckJob[]): Promise<Diagnostic[] | undefined> {
+  /** A pass on a worker thread; undefined when it was cancelled (see `schedule`) or failed. */
+  private async ask(jobs: CheckJob[], worker = this.passes): Promise<Diagnostic[] | undefined> {
     if (this.disposed) return undefined;
-    const pass = this.passes.check(jobs);
+    const pass = worker.check(jobs);
     this.cancelPass = pass.cancel;
     try {
       const found = await pass.answer;
