@@ -372,21 +372,26 @@ function isSkipped(rel: string): boolean {
   return rel.split('/').some((s) => SKIP_DIRS.has(s));
 }
 
-function exists(p: string): boolean {
+/**
+ * `statSync` that answers a missing path with undefined rather than an error: the outside watcher
+ * asks about every missing candidate path once a second, and each error (its message and stack)
+ * was garbage on the extension host's thread, about 4 KB a path (26 MB over a bench run).
+ */
+function statOf(p: string): Stats | undefined {
   try {
-    statSync(p);
-    return true;
+    return statSync(p, { throwIfNoEntry: false });
   } catch {
-    return false;
+    // Not a folder on the way (ENOTDIR), unreadable: as missing.
+    return undefined;
   }
 }
 
+function exists(p: string): boolean {
+  return statOf(p) !== undefined;
+}
+
 function isDirectory(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
+  return statOf(p)?.isDirectory() ?? false;
 }
 
 /**
@@ -394,12 +399,8 @@ function isDirectory(p: string): boolean {
  * (a few levels down, a bounded number) with theirs.
  */
 function signature(p: string): string {
-  let stat: Stats;
-  try {
-    stat = statSync(p);
-  } catch {
-    return '';
-  }
+  const stat = statOf(p);
+  if (!stat) return '';
   if (!stat.isDirectory()) return `${stat.mtimeMs}:${stat.size}`;
   const out: string[] = [];
   const visit = (dir: string, depth: number) => {
@@ -412,13 +413,11 @@ function signature(p: string): string {
     for (const name of names) {
       if (out.length >= FOLDER_ENTRIES) return;
       const child = path.join(dir, name);
-      try {
-        const s = statSync(child);
-        out.push(`${child}:${s.mtimeMs}:${s.size}`);
-        if (s.isDirectory() && depth < FOLDER_DEPTH) visit(child, depth + 1);
-      } catch {
-        // Gone meanwhile.
-      }
+      // Undefined when gone meanwhile.
+      const s = statOf(child);
+      if (!s) continue;
+      out.push(`${child}:${s.mtimeMs}:${s.size}`);
+      if (s.isDirectory() && depth < FOLDER_DEPTH) visit(child, depth + 1);
     }
   };
   visit(p, 1);
