@@ -155,8 +155,11 @@ export async function selectAgent(lens: InstructionLensApi, id: string): Promise
 /** Drops unsaved edits and closes every editor, so each test starts from the same screen. */
 export async function closeEditors(): Promise<void> {
   // The documents, not the tabs: a tab's dirty flag can lag an edit just made, and an edit left
-  // unsaved would count in every later test's chain.
-  for (const doc of vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === 'file')) {
+  // unsaved would count in every later test's chain. Not VS Code's own user settings file: it is
+  // dirty for a moment while VS Code writes a setting a test changed (reverting it would drop the
+  // setting, and showing it then fails with "another editor opened in the meantime").
+  const userSettings = (d: vscode.TextDocument) => d.uri.fsPath.endsWith(path.join('User', 'settings.json'));
+  for (const doc of vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === 'file' && !userSettings(d))) {
     await vscode.window.showTextDocument(doc);
     await vscode.commands.executeCommand('workbench.action.files.revert');
     await until(() => !doc.isDirty, `${path.basename(doc.uri.fsPath)} to be reverted`);
