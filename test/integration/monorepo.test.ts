@@ -115,6 +115,9 @@ describe('a monorepo as real ones are set up', () => {
 
   it('detects the agents from the repository: Claude Code, Codex and Copilot, not claw-code, CAR or hosted sessions', async () => {
     const lens = await api();
+    // Once git has listed the folder and the machine's look-up is over: until then detection
+    // answers from nothing found yet.
+    await lens.detection.ready();
     const used = lens.detection.detections(vscode.Uri.file(root)).filter((d) => d.used);
     const ids = used.map((d) => d.profile.id);
     for (const on of ['claude-code', 'codex', 'copilot-cli', 'copilot']) assert.ok(ids.includes(on), `${on} is used: ${ids.join(', ')}`);
