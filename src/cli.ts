@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { check, listFiles } from './core/check';
 import { defaultLaunchDir, resolveChain, type Host } from './core/chain';
 import { folderEditorSettings } from './core/editorSettings';
-import { describeDetections, detectFromRepository, nodeMachineProbe, probeMachine, usedProfiles, versionNotice, withMachine, type Detection } from './core/detect';
+import { agentNames, describeDetections, detectFromRepository, nodeMachineProbe, probeMachine, usedProfiles, versionNotice, withMachine, type Detection } from './core/detect';
 import { README_URL, RULES, ruleHelpUri } from './core/diagnostics';
 import { NodeFileSystem } from './core/fs';
 import { CliGitIndex } from './core/git';
@@ -217,9 +217,9 @@ async function runCheck(cmd: Command, folder: string | undefined): Promise<numbe
   };
   const result = check(cmd.host, root, agents.length ? agents : choose, { home: values.home ? path.resolve(values.home) : undefined });
   const checkedFor = result.agentsFrom === 'pinned'
-    ? `${agents.map((p) => p.agent).join(', ')} (--agent)`
+    ? `${agentNames(agents).join(', ')} (--agent)`
     : result.agentsFrom === 'config'
-      ? `${result.agents.map((id) => findProfile(id)?.agent ?? id).join(', ')} (${path.relative(process.cwd(), result.configFile!) || result.configFile})`
+      ? `${agentNames(result.agents.map((id) => findProfile(id)!)).join(', ')} (${path.relative(process.cwd(), result.configFile!) || result.configFile})`
       : describeDetections(detections);
   const hints = result.diagnostics.filter((d) => d.severity === 'hint').length;
   const ds = values.verbose ? result.diagnostics : result.diagnostics.filter((d) => d.severity !== 'hint');

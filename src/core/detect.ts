@@ -162,7 +162,19 @@ export function usedProfiles(detections: readonly Detection[]): Profile[] {
 /** `Claude Code (CLAUDE.md), Codex CLI (AGENTS.md, pkg/AGENTS.md)`: the check summary's words. */
 export function describeDetections(detections: readonly Detection[]): string {
   const used = detections.filter((d) => d.used);
-  return used.length ? used.map((d) => `${d.profile.agent} (${d.evidence.join(', ')})`).join(', ') : 'none';
+  const names = agentNames(used.map((d) => d.profile));
+  if (!used.length) return 'none';
+  // Nothing marked any agent: the reason is said once, not after each of them.
+  if (used.every((d) => d.evidence.length === 1 && d.evidence[0] === DEFAULTED)) return `${names.join(', ')} (${DEFAULTED})`;
+  return used.map((d, i) => `${names[i]} (${d.evidence.join(', ')})`).join(', ');
+}
+
+/**
+ * Each profile's agent name for a list of them, its id where another profile in the list models
+ * the same agent (`claw-code`, `claw-code@head`): two versions of one agent read alike otherwise.
+ */
+export function agentNames(profiles: readonly Profile[]): string[] {
+  return profiles.map((p) => (profiles.some((o) => o !== p && o.agent === p.agent) ? p.id : p.agent));
 }
 
 /**

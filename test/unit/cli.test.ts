@@ -124,6 +124,19 @@ describe('instruction-lens CLI', () => {
     assert.match(r.stdout, /1 instruction file checked \(found via walk\) for Claude Code \(--agent\): 0 errors/);
   });
 
+  it('check: the summary names each agent once, two versions of one agent apart', () => {
+    const bare = fs.mkdtempSync(path.join(os.tmpdir(), 'il-bare-'));
+    write(bare, { 'README.md': 'no instructions here\n' });
+    const defaulted = run(['check', bare, '--home', home]);
+    const pinned = run(['check', bare, '--agent', 'claw-code', '--agent', 'claw-code@head', '--agent', 'codex', '--home', home]);
+    fs.rmSync(bare, { recursive: true, force: true });
+    // Nothing marks an agent: every one is checked, and the reason is said once.
+    const summary = defaulted.stdout.trim().split('\n').pop()!;
+    assert.match(summary, /for Claude Code, claw-code, claw-code@head, Codex CLI, .* \(no agent marked: checked by default\): 0 errors/);
+    assert.equal(summary.split('no agent marked').length, 2, summary);
+    assert.match(pinned.stdout, /for claw-code, claw-code@head, Codex CLI \(--agent\): 0 errors/);
+  });
+
   it('agents lists every profile with the version it models', () => {
     const r = run(['agents', '--json']);
     const ids = JSON.parse(r.stdout).map((p: { id: string }) => p.id);
