@@ -66,7 +66,10 @@ export interface Host {
 export function refreshHost(host: Host): Host {
   if (host.fs instanceof CachedFileSystem && host.git instanceof SnapshotGitIndex) return host;
   const fs = CachedFileSystem.of(host.fs);
-  return { fs, git: host.git instanceof SnapshotGitIndex ? host.git : new SnapshotGitIndex(host.git) };
+  if (host.git instanceof SnapshotGitIndex) return { fs, git: host.git };
+  // git's roots are found through this refresh's cache when the index looks for `.git` on the same disk.
+  const from = host.git.rootsFrom;
+  return { fs, git: new SnapshotGitIndex(host.git, from && (from === fs || from === fs.inner) ? fs : undefined) };
 }
 
 /**
@@ -76,7 +79,9 @@ export function refreshHost(host: Host): Host {
  */
 export function carryHost(host: Host, written: readonly string[]): Host | undefined {
   if (!(host.fs instanceof CachedFileSystem && host.git instanceof SnapshotGitIndex)) return undefined;
-  return written.length ? { fs: host.fs.carry(new Set(written)), git: host.git.carry() } : host;
+  if (!written.length) return host;
+  const fs = host.fs.carry(new Set(written));
+  return { fs, git: host.git.carry(fs) };
 }
 
 /** The launch dir an agent most likely starts in for a target: the repository root, else the target's folder. */

@@ -30,6 +30,10 @@ export function workspaceHost(unsaved: ReadonlyMap<string, Uint8Array>, trusted:
 export class NoGitIndex implements GitIndex {
   constructor(private readonly fs: FileSystem) {}
 
+  get rootsFrom(): FileSystem {
+    return this.fs;
+  }
+
   root(dir: string): string | undefined {
     return findGitRoot(this.fs, dir);
   }

@@ -17,6 +17,7 @@ import { PROFILES } from '../../src/core/profiles';
 class CountingFileSystem implements FileSystem {
   readonly calls = { stat: 0, isSymlink: 0, readFile: 0, readPrefix: 0, readDir: 0, realPath: 0 };
   readonly reads = new Map<string, number>();
+  readonly stats = new Map<string, number>();
 
   constructor(private readonly inner: FileSystem) {}
 
@@ -34,6 +35,7 @@ class CountingFileSystem implements FileSystem {
 
   stat(p: string): FileStat | undefined {
     this.calls.stat++;
+    this.stats.set(p, (this.stats.get(p) ?? 0) + 1);
     return this.inner.stat(p);
   }
 
@@ -126,6 +128,22 @@ describe('cost on large trees', () => {
     const result = check({ fs, git }, '/r', PROFILES, { home: '/home/u', env: {} });
     assert.equal(result.files.length, 121);
     for (const [p, n] of fs.reads) assert.equal(n, 1, `${p} read ${n} times`);
+  });
+
+  it("check asks the disk about each path once for every agent and folder of the pass, git's root (`.git` in every ancestor of every folder) included", () => {
+    const files: Record<string, string> = { '/w/r/.git/HEAD': 'ref', '/w/r/CLAUDE.md': 'Root.\n', '/w/r/AGENTS.md': 'Agents.\n' };
+    for (let i = 0; i < 20; i++) {
+      for (let j = 0; j < 3; j++) {
+        files[`/w/r/p${i}/m${j}/CLAUDE.md`] = `Module ${i}.${j}.\n`;
+        files[`/w/r/p${i}/m${j}/AGENTS.md`] = `Agents ${i}.${j}.\n`;
+      }
+    }
+    const fs = new CountingFileSystem(new MemoryFileSystem(files));
+    const git = new MemoryGitIndex(fs, new Set(Object.keys(files)), new Map(Object.entries(files)));
+    const result = check({ fs, git }, '/w/r', PROFILES, { home: '/home/u', env: {} });
+    assert.equal(result.files.length, 122);
+    const again = [...fs.stats].filter(([, n]) => n > 1).map(([p, n]) => `${p}: ${n}`);
+    assert.deepEqual(again, []);
   });
 });
 

@@ -14,6 +14,10 @@ export class MemoryGitIndex implements GitIndex {
     private readonly refs: { defaultBranch?: string; commit?: string } = {},
   ) {}
 
+  get rootsFrom(): FileSystem {
+    return this.fs;
+  }
+
   root(dir: string): string | undefined {
     return findGitRoot(this.fs, dir);
   }
