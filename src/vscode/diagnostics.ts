@@ -5,10 +5,9 @@ import type { CheckJob, FolderSettings } from '../core/checkService';
 import { governedFolder } from '../core/patterns';
 import { NodeFileSystem } from '../core/fs';
 import { isInside } from '../core/paths';
-import { readConfig, suppress } from '../core/config';
-import { RULES, ruleHelpUri } from '../core/diagnostics';
-import { mergeDiagnostics } from '../core/merge';
+import { ruleHelpUri } from '../core/diagnostics';
 import type { Diagnostic } from '../core/model';
+import { shownProblems } from '../core/shownProblems';
 import type { ActiveChainModel } from './activeChain';
 import { CheckWorker } from './checkWorker';
 import type { Settings } from './settings';
@@ -28,6 +27,8 @@ const PASS_WORKER_IDLE_MS = 5_000;
 const MAX_UNSETTLED_MS = 10_000;
 /** The path rules of the disk the workspace is on. */
 const DISK = new NodeFileSystem();
+/** A publish longer than this goes on in the next task: the extension host answers meanwhile. */
+const PUBLISH_SLICE_MS = 30;
 
 const SEVERITY: Record<Diagnostic['severity'], vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -46,13 +47,10 @@ const SEVERITY: Record<Diagnostic['severity'], vscode.DiagnosticSeverity> = {
  */
 class InstructionDiagnostics implements vscode.Disposable {
   private readonly collection = vscode.languages.createDiagnosticCollection(DIAGNOSTIC_SOURCE);
-  private workspace: Diagnostic[] = [];
-  /** The core diagnostics behind each published one, by `placeKey`. */
-  private byPlace = new Map<string, Diagnostic[]>();
-  /** What each file shows, by `keyOf` its problems: a publish sets only the files whose problems changed. */
-  private shown = new Map<string, string>();
-  /** The active chain's own problems when last published. */
-  private activeKey: string | undefined;
+  /** The workspace's problems and the active chain's, merged file by file as they change. */
+  private readonly problems = shownProblems();
+  /** The files with problems shown: the core diagnostic behind each, by `placeKey`. */
+  private shown = new Map<string, Map<string, Diagnostic>>();
   private publishing: ReturnType<typeof setImmediate> | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** Counts the changes: a quick look started before the latest one is stale. */
@@ -89,11 +87,9 @@ class InstructionDiagnostics implements vscode.Disposable {
     this.passes = new CheckWorker(log, PASS_WORKER_IDLE_MS);
     this.disposables.push(
       this.passes,
-      // An editor switch whose chain brings no problem of its own that differs publishes nothing;
-      // one that does publishes in a task of its own, once the views have followed the switch.
-      model.onDidChange(() => {
-        if (keyOf(model.current?.chain.diagnostics ?? []) !== this.activeKey) this.publishSoon();
-      }),
+      // An editor switch publishes in a task of its own, once the views have followed the switch:
+      // only the files of the chains' own problems, before and after, are made again.
+      model.onDidChange(() => this.publishSoon()),
       watcher.onDidChange((paths) => {
         this.passes.changed(watcher.structural ? undefined : paths);
         this.schedule(watcher.structural ? undefined : this.scopeOf(paths));
@@ -114,10 +110,10 @@ class InstructionDiagnostics implements vscode.Disposable {
     });
   }
 
-  /** The core diagnostics behind an editor diagnostic of this collection (one per agent that reported it). */
-  coreDiagnostics(uri: vscode.Uri, d: vscode.Diagnostic): Diagnostic[] {
+  /** The core diagnostic behind an editor diagnostic of this collection (merged: what any of the agents knows, `mergeDiagnostics`). */
+  coreDiagnostic(uri: vscode.Uri, d: vscode.Diagnostic): Diagnostic | undefined {
     const code = typeof d.code === 'object' ? String(d.code.value) : String(d.code);
-    return this.byPlace.get(placeKey(uri.fsPath, d.range.start.line, d.range.start.character, code, d.severity)) ?? [];
+    return this.shown.get(uri.fsPath)?.get(placeKey(d.range.start.line, d.range.start.character, code, d.severity));
   }
 
   /**
@@ -209,7 +205,7 @@ class InstructionDiagnostics implements vscode.Disposable {
     if (!found || generation !== this.generation || this.disposed) return;
     const touched = new Set(files);
     // Only the pass knows which rule globs match no file: those stay as they were.
-    this.workspace = [...this.workspace.filter((d) => !touched.has(d.path) || d.code === 'glob-no-match'), ...found];
+    this.problems.replace((p) => touched.has(p), found, (d) => d.code === 'glob-no-match');
     this.publish();
   }
 
@@ -228,7 +224,7 @@ class InstructionDiagnostics implements vscode.Disposable {
       if (!found) return false;
       workspace = found;
     }
-    this.workspace = workspace;
+    this.problems.replace(() => true, workspace);
     this.publish();
     return true;
   }
@@ -246,7 +242,7 @@ class InstructionDiagnostics implements vscode.Disposable {
     }
     const found = await this.ask(jobs, this.model.worker);
     if (!found) return false;
-    this.workspace = [...this.workspace.filter((d) => !jobs.some((job) => isInside(d.path, job.root, DISK))), ...found];
+    this.problems.replace((p) => jobs.some((job) => isInside(p, job.root, DISK)), found);
     this.publish();
     return true;
   }
@@ -277,51 +273,54 @@ class InstructionDiagnostics implements vscode.Disposable {
   }
 
   private publish(): void {
-    this.byPlace = new Map();
-    this.activeKey = keyOf(this.model.current?.chain.diagnostics ?? []);
     if (!this.settings.get('diagnostics.enabled')) {
+      this.problems.forget();
       this.collection.clear();
       this.shown = new Map();
       return this.watcher.track('diagnostics', []);
     }
-    const disabled = new Set(this.settings.get('diagnostics.disabledCodes'));
-    // Read through this change's cache: publishing follows every editor switch, and would read
-    // every file with a problem (suppression comments, real paths) again each time.
-    const files = this.model.readHost.fs;
-    // One entry per problem: agents that agree are named together, a symlink's problem is shown at its file.
-    let all = mergeDiagnostics([...this.workspace, ...(this.model.current?.chain.diagnostics ?? [])], {
-      realPath: (p) => files.realPath(p),
-      root: (file) => vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file))?.uri.fsPath,
-      home: this.settings.home(),
-      sep: DISK.path.sep,
-    }).filter((d) => !disabled.has(d.code));
-    // The repository's own switches: its configuration file and inline comments (check applied them to its part).
-    const configs = new Map<string, string[]>();
-    const disabledHere = (file: string) => {
-      const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file))?.uri.fsPath;
-      if (!folder) return [];
-      if (!configs.has(folder)) configs.set(folder, readConfig(files, folder, { agents: [], codes: Object.keys(RULES) }).disable);
-      return configs.get(folder)!;
-    };
-    all = suppress(all, files).filter((d) => !disabledHere(d.path).includes(d.code));
-    const byFile = new Map<string, Diagnostic[][]>();
-    for (const d of all) {
-      const group = [d];
-      this.byPlace.set(placeKey(d.path, d.line, d.column, d.code, SEVERITY[d.severity]), group);
-      byFile.set(d.path, [...(byFile.get(d.path) ?? []), group]);
+    this.problems.setChain(this.model.current?.chain.diagnostics ?? []);
+    // A publish going on in a later task takes this change with it.
+    if (!this.publishing) this.publishSlice();
+  }
+
+  /**
+   * Make the files whose problems changed, for at most PUBLISH_SLICE_MS, then go on in the next
+   * task; once all are made, set them in the editor together (it never shows half a publish).
+   */
+  private publishSlice(): void {
+    const disabled = this.settings.get('diagnostics.disabledCodes');
+    const home = this.settings.home();
+    // One entry per problem: agents that agree are named together, a symlink's problem is shown
+    // at its file; less what the settings, the repository's configuration file and inline
+    // comments turn off (check applied them to its part).
+    const made = this.problems.update(
+      {
+        // Read through this change's cache: publishing follows every editor switch, and would
+        // read every file with a problem (suppression comments, real paths) again each time.
+        fs: this.model.readHost.fs,
+        root: (file) => vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file))?.uri.fsPath,
+        home,
+        disabled,
+        key: JSON.stringify([disabled, home, vscode.workspace.workspaceFolders?.map((f) => f.uri.toString())]),
+      },
+      performance.now() + PUBLISH_SLICE_MS,
+    );
+    if (!made) return this.publishSoon();
+    // Only the files whose problems changed go to the editor: publishing follows edits and editor
+    // switches, and setting every file's problems again each time cost the extension host a tenth
+    // of a second.
+    for (const [file, all] of made) {
+      const uri = vscode.Uri.file(file);
+      if (!all.length) {
+        if (this.shown.delete(file)) this.collection.delete(uri);
+        continue;
+      }
+      this.shown.set(file, new Map(all.map((d) => [placeKey(d.line, d.column, d.code, SEVERITY[d.severity]), d])));
+      this.collection.set(uri, all.map(toVscode));
     }
-    // Only what changed goes to the editor: publishing follows edits and editor switches, and
-    // setting every file's problems again each time cost the extension host a tenth of a second.
-    const shown = new Map<string, string>();
-    for (const [file, groups] of byFile) {
-      const key = keyOf(groups.flat());
-      shown.set(file, key);
-      if (this.shown.get(file) !== key) this.collection.set(vscode.Uri.file(file), groups.map(toVscode));
-    }
-    for (const file of this.shown.keys()) if (!shown.has(file)) this.collection.delete(vscode.Uri.file(file));
-    this.shown = shown;
     // Creating a missing import target must clear its diagnostic, though no pattern matches it.
-    this.watcher.track('diagnostics', all.filter((d) => d.data?.target).map((d) => d.data!.target));
+    if (made.size) this.watcher.track('diagnostics', [...this.shown.values()].flatMap((m) => [...m.values()].flatMap((d) => d.data?.target ?? [])));
   }
 
   /** Publish after the task under way (changes in a row publish once). */
@@ -349,27 +348,15 @@ class InstructionDiagnostics implements vscode.Disposable {
  * can hold two entries with the same code that the merge keeps apart (Claude Code's `not-loaded`
  * problem, with the data its quick fix needs, and Codex's by-design hint on the same AGENTS.md).
  */
-function placeKey(file: string, line: number, column: number, code: string, severity: vscode.DiagnosticSeverity): string {
-  return `${file}\0${line}\0${column}\0${code}\0${severity}`;
+function placeKey(line: number, column: number, code: string, severity: vscode.DiagnosticSeverity): string {
+  return `${line}\0${column}\0${code}\0${severity}`;
 }
 
-/** Everything of some problems that the editor shows or a quick fix reads, as one string. */
-function keyOf(diagnostics: readonly Diagnostic[]): string {
-  return diagnostics
-    .map((d) => [d.path, d.line, d.column, d.endLine, d.endColumn, d.code, d.severity, d.message, d.agents?.join(','), JSON.stringify(d.data ?? null)].join('\0'))
-    .join('\n');
-}
-
-const RANK: Record<Diagnostic['severity'], number> = { error: 0, warning: 1, info: 2, hint: 3 };
-
-/** One editor diagnostic for what one or more agents report at the same place. */
-function toVscode(group: Diagnostic[]): vscode.Diagnostic {
-  const [first] = group;
-  const severity = group.map((d) => d.severity).sort((a, b) => RANK[a] - RANK[b])[0];
-  const range = new vscode.Range(first.line, first.column, first.endLine, first.endColumn);
-  const out = new vscode.Diagnostic(range, group.map((d) => d.message).join('\n'), SEVERITY[severity]);
+/** The editor's diagnostic for a problem (one or more agents' at the same place, merged). */
+function toVscode(d: Diagnostic): vscode.Diagnostic {
+  const out = new vscode.Diagnostic(new vscode.Range(d.line, d.column, d.endLine, d.endColumn), d.message, SEVERITY[d.severity]);
   out.source = DIAGNOSTIC_SOURCE;
-  out.code = { value: first.code, target: vscode.Uri.parse(ruleHelpUri(first.code)) };
+  out.code = { value: d.code, target: vscode.Uri.parse(ruleHelpUri(d.code)) };
   return out;
 }
 
@@ -385,10 +372,8 @@ class InstructionQuickFixes implements vscode.CodeActionProvider {
     const mayWrite = vscode.workspace.isTrusted;
     for (const d of context.diagnostics) {
       if (d.source !== DIAGNOSTIC_SOURCE) continue;
-      const group = this.diagnostics.coreDiagnostics(document.uri, d);
-      if (!group.length) continue;
-      // What any of the agents knows: Claude Code may name a likely file where another does not.
-      const core = { ...group[0], data: Object.assign({}, ...group.map((c) => c.data ?? {}).reverse()) as Record<string, string> };
+      const core = this.diagnostics.coreDiagnostic(document.uri, d);
+      if (!core) continue;
       const fix = (title: string, preferred = false) => {
         const action = new vscode.CodeAction(title, vscode.CodeActionKind.QuickFix);
         action.diagnostics = [d];

@@ -1,0 +1,191 @@
+import { readConfig, suppress } from './config';
+import { RULES } from './diagnostics';
+import type { FileSystem } from './fs';
+import { mergeDiagnostics } from './merge';
+import type { Diagnostic } from './model';
+import { readText } from './readText';
+
+/** What a publish reads besides the problems. */
+export interface ShowOptions {
+  /** This change's cache: the real path of each file, and the suppression comments in it (its separator is the one in messages' paths). */
+  fs: FileSystem;
+  /** The workspace folder of a file: paths in messages are written relative to it, and its configuration file turns codes off. */
+  root: (file: string) => string | undefined;
+  home?: string;
+  /** The codes the settings turn off. */
+  disabled: readonly string[];
+  /** Changes when `root`, `home` or `disabled` answer differently: every file is shown again. */
+  key: string;
+}
+
+interface Shown {
+  /** What the file's problems were made of: the workspace's, then the active chain's. */
+  input: Diagnostic[];
+  merged: Diagnostic[];
+  /** What suppression read: the file (`readText`'s answer), and its folder's disabled codes. */
+  read: unknown;
+  off: readonly string[];
+  /** What the file shows, as JSON: a file made again to the same is not set again. */
+  json: string;
+}
+
+export interface ShownProblems {
+  /** The workspace problems at the paths `at` names, but those `keep` keeps, replaced by `found` (appended). */
+  replace(at: (path: string) => boolean, found: readonly Diagnostic[], keep?: (d: Diagnostic) => boolean): void;
+  /** The active chain's own problems. */
+  setChain(list: readonly Diagnostic[]): void;
+  /** Forget what was shown (the editor shows nothing now): the next `update` makes every file again. */
+  forget(): void;
+  /**
+   * Make the files whose problems changed, until `deadline` (a `performance.now()`): once done,
+   * the files whose problems differ since the last time it was done, with what each shows now
+   * (empty: nothing); undefined when there is more (call again; changes meanwhile join the rest).
+   */
+  update(opts: ShowOptions, deadline?: number): Map<string, Diagnostic[]> | undefined;
+}
+
+/**
+ * The problems the editor shows, kept per file so that a publish costs what changed: one entry
+ * per problem (`mergeDiagnostics`), less what the settings, the configuration file and the
+ * file's own comments turn off (`suppress`). The same, file by file and in the same order, as
+ * that whole pipeline over the workspace's problems then the active chain's, since each step
+ * only ever joins problems at one real path (a symlink's are shown at its target's): a change
+ * to some paths' problems makes only their real files again. The workspace's problems change
+ * as a pass or a quick look replaces those of some paths with its own, appended (`replace`).
+ */
+// eslint-disable-next-line max-lines-per-function -- the state lives here, not in a class's fields, so that the minifier shortens every name of it: the extension's bundles are at their size limit
+export function shownProblems(): ShownProblems {
+  /** The workspace's problems by the path they were found at, each with its place in the whole list. */
+  const workspace = new Map<string, { at: number; d: Diagnostic }[]>();
+  let added = 0;
+  let chain: readonly Diagnostic[] = [];
+  /** Found at each path, the real file it is shown at; each real file's paths. */
+  const realOf = new Map<string, string>();
+  const pathsOf = new Map<string, Set<string>>();
+  const shown = new Map<string, Shown>();
+  const dirtyPaths = new Set<string>();
+  const dirtyFiles = new Set<string>();
+  let host: FileSystem | undefined;
+  let key: string | undefined;
+  let changed = new Map<string, Diagnostic[]>();
+  /** The codes each folder's configuration file turns off, as this change reads it. */
+  let configs = new Map<string, readonly string[]>();
+
+  const replace = (at: (path: string) => boolean, found: readonly Diagnostic[], keep?: (d: Diagnostic) => boolean) => {
+    for (const [path, entries] of workspace) {
+      if (!at(path)) continue;
+      const kept = keep ? entries.filter((e) => keep(e.d)) : [];
+      if (kept.length === entries.length) continue;
+      if (kept.length) workspace.set(path, kept);
+      else workspace.delete(path);
+      dirtyPaths.add(path);
+    }
+    for (const d of found) {
+      let entries = workspace.get(d.path);
+      if (!entries) workspace.set(d.path, (entries = []));
+      entries.push({ at: added++, d });
+      dirtyPaths.add(d.path);
+    }
+  };
+
+  const disabledIn = (file: string, opts: ShowOptions) => {
+    const folder = opts.root(file);
+    if (!folder) return [];
+    const off = configs.get(folder) ?? readConfig(opts.fs, folder, { agents: [], codes: Object.keys(RULES) }).disable;
+    configs.set(folder, off);
+    return off;
+  };
+
+  const make = (file: string, opts: ShowOptions) => {
+    const paths = [...(pathsOf.get(file) ?? [])];
+    const entries = paths.flatMap((p) => workspace.get(p) ?? []);
+    // A symlink's problems and its target's, in the order they were found.
+    if (paths.length > 1) entries.sort((a, b) => a.at - b.at);
+    const input = [...entries.map((e) => e.d), ...chain.filter((d) => realOf.get(d.path) === file)];
+    const before = shown.get(file);
+    const again = input.length ? remake(file, input, before, opts, disabledIn(file, opts)) : before && { out: [] };
+    if (!again) return;
+    if (again.shown) shown.set(file, again.shown);
+    else shown.delete(file);
+    if (again.shown?.json !== before?.json) changed.set(file, again.out);
+  };
+
+  return {
+    replace,
+    setChain(list) {
+      for (const d of list === chain ? [] : [...chain, ...list]) dirtyPaths.add(d.path);
+      chain = list;
+    },
+    forget() {
+      shown.clear();
+      key = undefined;
+    },
+    update(opts, deadline = Infinity) {
+      // Other settings: every file is merged again.
+      if (opts.key !== key) for (const s of shown.values()) s.input = [];
+      // Another change: any path may lead elsewhere and any file's comments may differ (a check
+      // below sees what did; merging again is kept for files whose problems changed). Every
+      // path with problems is known, or already to be looked at.
+      if (opts.fs !== host || opts.key !== key) {
+        for (const path of realOf.keys()) dirtyPaths.add(path);
+        host = opts.fs;
+        key = opts.key;
+        configs = new Map();
+      }
+      let n = 0;
+      // At least one step per call: a call always gets on.
+      const late = () => n++ > 0 && performance.now() > deadline;
+      for (const path of dirtyPaths) {
+        if (late()) return undefined;
+        dirtyPaths.delete(path);
+        const real = workspace.has(path) || chain.some((d) => d.path === path) ? opts.fs.realPath(path) : undefined;
+        for (const file of relink(path, real, realOf, pathsOf)) if (file !== undefined) dirtyFiles.add(file);
+      }
+      for (const file of dirtyFiles) {
+        if (late()) return undefined;
+        dirtyFiles.delete(file);
+        make(file, opts);
+      }
+      const made = changed;
+      changed = new Map();
+      return made;
+    },
+  };
+}
+
+/** `path`'s problems found at `real` now (undefined: none): the real files whose problems this changes, before and now. */
+function relink(path: string, real: string | undefined, realOf: Map<string, string>, pathsOf: Map<string, Set<string>>): (string | undefined)[] {
+  const before = realOf.get(path);
+  if (real !== before) {
+    if (before !== undefined) {
+      const paths = pathsOf.get(before)!;
+      paths.delete(path);
+      if (!paths.size) pathsOf.delete(before);
+      realOf.delete(path);
+    }
+    if (real !== undefined) {
+      realOf.set(path, real);
+      pathsOf.set(real, (pathsOf.get(real) ?? new Set()).add(path));
+    }
+  }
+  return [before, real];
+}
+
+/** A file's problems made again from `input`: undefined when they are what they were. */
+function remake(file: string, input: Diagnostic[], before: Shown | undefined, opts: ShowOptions, off: readonly string[]): { shown?: Shown; out: Diagnostic[] } | undefined {
+  const read = readText(opts.fs, file);
+  const same = before !== undefined && sameDiagnostics(before.input, input);
+  // A change's cache keeps what it read of a file not written since: the same answer.
+  if (same && before.read === read && String(before.off) === String(off)) {
+    before.input = input;
+    return undefined;
+  }
+  const merged = same ? before.merged : mergeDiagnostics(input, { realPath: (p) => opts.fs.realPath(p), root: opts.root, home: opts.home, sep: opts.fs.path.sep });
+  const out = suppress(merged, opts.fs, [...opts.disabled, ...off]);
+  return { shown: { input, merged, read, off, json: JSON.stringify(out) }, out };
+}
+
+/** The same problems: the same objects, or (a pass's new answer) the same in every field. */
+function sameDiagnostics(a: readonly Diagnostic[], b: readonly Diagnostic[]): boolean {
+  return a.length === b.length && a.every((d, i) => d === b[i] || JSON.stringify(d) === JSON.stringify(b[i]));
+}
