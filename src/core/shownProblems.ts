@@ -19,8 +19,8 @@ export interface ShowOptions {
 }
 
 interface Shown {
-  /** What the file's problems were made of: the workspace's, then the active chain's. */
-  input: Diagnostic[];
+  /** What the file's problems were made of (the workspace's, then the active chain's), as JSON. */
+  input: string;
   merged: Diagnostic[];
   /** What suppression read: the file (`readText`'s answer), and its folder's disabled codes. */
   read: unknown;
@@ -122,7 +122,7 @@ export function shownProblems(): ShownProblems {
     },
     update(opts, deadline = Infinity) {
       // Other settings: every file is merged again.
-      if (opts.key !== key) for (const s of shown.values()) s.input = [];
+      if (opts.key !== key) for (const s of shown.values()) s.input = '';
       // Another change: any path may lead elsewhere and any file's comments may differ (a check
       // below sees what did; merging again is kept for files whose problems changed). Every
       // path with problems is known, or already to be looked at.
@@ -174,18 +174,11 @@ function relink(path: string, real: string | undefined, realOf: Map<string, stri
 /** A file's problems made again from `input`: undefined when they are what they were. */
 function remake(file: string, input: Diagnostic[], before: Shown | undefined, opts: ShowOptions, off: readonly string[]): { shown?: Shown; out: Diagnostic[] } | undefined {
   const read = readText(opts.fs, file);
-  const same = before !== undefined && sameDiagnostics(before.input, input);
+  const json = JSON.stringify(input);
+  const same = before?.input === json;
   // A change's cache keeps what it read of a file not written since: the same answer.
-  if (same && before.read === read && String(before.off) === String(off)) {
-    before.input = input;
-    return undefined;
-  }
+  if (same && before.read === read && String(before.off) === String(off)) return undefined;
   const merged = same ? before.merged : mergeDiagnostics(input, { realPath: (p) => opts.fs.realPath(p), root: opts.root, home: opts.home, sep: opts.fs.path.sep });
   const out = suppress(merged, opts.fs, [...opts.disabled, ...off]);
-  return { shown: { input, merged, read, off, json: JSON.stringify(out) }, out };
-}
-
-/** The same problems: the same objects, or (a pass's new answer) the same in every field. */
-function sameDiagnostics(a: readonly Diagnostic[], b: readonly Diagnostic[]): boolean {
-  return a.length === b.length && a.every((d, i) => d === b[i] || JSON.stringify(d) === JSON.stringify(b[i]));
+  return { shown: { input: json, merged, read, off, json: JSON.stringify(out) }, out };
 }

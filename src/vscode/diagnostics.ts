@@ -51,6 +51,8 @@ class InstructionDiagnostics implements vscode.Disposable {
   private readonly problems = shownProblems();
   /** The files with problems shown: the core diagnostic behind each, by `placeKey`. */
   private shown = new Map<string, Map<string, Diagnostic>>();
+  /** Files made but not yet set: a publish of thousands of files sets them over several tasks. */
+  private unset = new Map<string, Diagnostic[]>();
   private publishing: ReturnType<typeof setImmediate> | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** Counts the changes: a quick look started before the latest one is stale. */
@@ -277,6 +279,7 @@ class InstructionDiagnostics implements vscode.Disposable {
       this.problems.forget();
       this.collection.clear();
       this.shown = new Map();
+      this.unset = new Map();
       return this.watcher.track('diagnostics', []);
     }
     this.problems.setChain(this.model.current?.chain.diagnostics ?? []);
@@ -286,7 +289,8 @@ class InstructionDiagnostics implements vscode.Disposable {
 
   /**
    * Make the files whose problems changed, for at most PUBLISH_SLICE_MS, then go on in the next
-   * task; once all are made, set them in the editor together (it never shows half a publish).
+   * task; once all are made, set them in the editor, as many as fit in the task (all but when
+   * thousands of files changed at once: the first pass over a huge repository).
    */
   private publishSlice(): void {
     const disabled = this.settings.get('diagnostics.disabledCodes');
@@ -294,6 +298,7 @@ class InstructionDiagnostics implements vscode.Disposable {
     // One entry per problem: agents that agree are named together, a symlink's problem is shown
     // at its file; less what the settings, the repository's configuration file and inline
     // comments turn off (check applied them to its part).
+    const deadline = performance.now() + PUBLISH_SLICE_MS;
     const made = this.problems.update(
       {
         // Read through this change's cache: publishing follows every editor switch, and would
@@ -304,13 +309,16 @@ class InstructionDiagnostics implements vscode.Disposable {
         disabled,
         key: JSON.stringify([disabled, home, vscode.workspace.workspaceFolders?.map((f) => f.uri.toString())]),
       },
-      performance.now() + PUBLISH_SLICE_MS,
+      deadline,
     );
     if (!made) return this.publishSoon();
+    for (const [file, all] of made) this.unset.set(file, all);
     // Only the files whose problems changed go to the editor: publishing follows edits and editor
     // switches, and setting every file's problems again each time cost the extension host a tenth
     // of a second.
-    for (const [file, all] of made) {
+    for (const [file, all] of this.unset) {
+      if (performance.now() > deadline) return this.publishSoon();
+      this.unset.delete(file);
       const uri = vscode.Uri.file(file);
       if (!all.length) {
         if (this.shown.delete(file)) this.collection.delete(uri);
@@ -320,7 +328,7 @@ class InstructionDiagnostics implements vscode.Disposable {
       this.collection.set(uri, all.map(toVscode));
     }
     // Creating a missing import target must clear its diagnostic, though no pattern matches it.
-    if (made.size) this.watcher.track('diagnostics', [...this.shown.values()].flatMap((m) => [...m.values()].flatMap((d) => d.data?.target ?? [])));
+    this.watcher.track('diagnostics', [...this.shown.values()].flatMap((m) => [...m.values()].flatMap((d) => d.data?.target ?? [])));
   }
 
   /** Publish after the task under way (changes in a row publish once). */
