@@ -162,8 +162,8 @@ export function usedProfiles(detections: readonly Detection[]): Profile[] {
 /** `Claude Code (CLAUDE.md), Codex CLI (AGENTS.md, pkg/AGENTS.md)`: the check summary's words. */
 export function describeDetections(detections: readonly Detection[]): string {
   const used = detections.filter((d) => d.used);
-  const names = agentNames(used.map((d) => d.profile));
   if (!used.length) return 'none';
+  const names = agentNames(used.map((d) => d.profile));
   // Nothing marked any agent: the reason is said once, not after each of them.
   if (used.every((d) => d.evidence.length === 1 && d.evidence[0] === DEFAULTED)) return `${names.join(', ')} (${DEFAULTED})`;
   return used.map((d, i) => `${names[i]} (${d.evidence.join(', ')})`).join(', ');
