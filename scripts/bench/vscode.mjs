@@ -58,6 +58,8 @@ export async function benchVscode({ repo, tree, work, switches = 20, edits = 3, 
     figures[name] = await runWindow({ work, name, copy, extDir, entry: path.join(entryDir, 'index.js'), configFile, home, out: config.out });
     // The window's logs (the extension's own channel among them) beside its profiles.
     if (profileDir) fs.cpSync(path.join(work, `vscode-data-${name}`, 'logs'), path.join(profileDir, `${name}-logs`), { recursive: true });
+    // And its figures, whose stalls (each with its time) line up with the profiles and the logs.
+    if (profileDir) fs.copyFileSync(config.out, path.join(profileDir, `${name}-figures.json`));
   }
   const bundles = Object.fromEntries(extensionFiles().map((f) => [f, fs.statSync(path.join(repo, f)).size]));
   return { ...figures, plan, setupMs, bundles };

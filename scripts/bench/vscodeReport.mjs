@@ -4,6 +4,8 @@
 /** The watcher's debounce and the diagnostics' delay after it (src/vscode/watcher.ts, diagnostics.ts). */
 export const DEBOUNCE_MS = 150 + 300;
 
+/** A phase's three longest stalls, each with the time it began. */
+const stalls = (loop) => (loop.stalls ?? []).toSorted((a, b) => b.ms - a.ms).slice(0, 3).map((s) => `${f(s.ms)} at ${s.at.slice(11, 23)}`).join(', ') || '–';
 const f = (n) => (n === undefined ? '–' : n >= 100 ? n.toFixed(0) : n.toFixed(1));
 
 /** Prints the table; returns the goals as { what, figure, limit, unit }. */
@@ -28,6 +30,7 @@ export function reportVscode({ with: w, without: b, bundles }, print) {
     ['extension host event-loop delay, longest, start-up', `${f(w.startup.maxMs)} ms`, `${f(b.startup.maxMs)} ms`],
     ['extension host event-loop delay, longest, switches', `${f(w.switchLoop.maxMs)} ms`, `${f(b.switchLoop.maxMs)} ms`],
     ['extension host event-loop delay, longest, edits', `${f(w.editLoop.maxMs)} ms`, `${f(b.editLoop.maxMs)} ms`],
+    ['… its longest stalls in the edits, ms at the wall clock (the extension\'s log\'s)', stalls(w.editLoop), stalls(b.editLoop)],
     ['extension host event-loop delay, p99, whole run', `${f(w.whole.p99Ms)} ms`, `${f(b.whole.p99Ms)} ms`],
     ['extension host memory (RSS) at the end', `${f(w.rssMb)} MB`, `${f(b.rssMb)} MB`],
     ['extension host JS heap at the end', `${f(w.heapMb)} MB`, `${f(b.heapMb)} MB`],

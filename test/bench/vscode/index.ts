@@ -54,15 +54,40 @@ export async function run(): Promise<void> {
   fs.writeFileSync(config.out, JSON.stringify(result, null, 2));
 }
 
-/** Event-loop delay over a phase: the longest block and the 99th percentile, in ms. */
+/** A stall: the event loop blocked `ms` (beyond the heartbeat's period) from `at`. */
+interface Stall {
+  /** When it began, as the wall clock read it (the extension's log's clock). */
+  at: string;
+  /** When it began on the monotonic clock, in µs (a CPU profile's `startTime` clock). */
+  monoUs: number;
+  ms: number;
+}
+/** The heartbeat's period, and the shortest stall recorded. */
+const BEAT_MS = 5;
+const STALL_MS = 40;
+
+/**
+ * Event-loop delay over a phase: the longest block and the 99th percentile, in ms, and each stall
+ * over 40 ms with its time, to be lined up with a CPU profile's samples and the extension's log
+ * (the histogram says how long, not when).
+ */
 function loopMonitor() {
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
+  const stalls: Stall[] = [];
+  let last = { mono: process.hrtime.bigint(), wall: Date.now() };
+  const beat = setInterval(() => {
+    const now = { mono: process.hrtime.bigint(), wall: Date.now() };
+    const ms = Number(now.mono - last.mono) / 1e6 - BEAT_MS;
+    if (ms >= STALL_MS) stalls.push({ at: new Date(last.wall).toISOString(), monoUs: Number(last.mono / 1000n), ms });
+    last = now;
+  }, BEAT_MS);
   return {
     stop() {
       histogram.disable();
+      clearInterval(beat);
       // The histogram counts the delay on top of its resolution, in nanoseconds.
-      return { maxMs: histogram.max / 1e6, p99Ms: histogram.percentile(99) / 1e6 };
+      return { maxMs: histogram.max / 1e6, p99Ms: histogram.percentile(99) / 1e6, stalls };
     },
   };
 }
@@ -133,7 +158,9 @@ async function measure(config: Config, result: Record<string, unknown>): Promise
 
   const editProfiler = config.profileDir ? await startProfile() : undefined;
   const editing = loopMonitor();
-  result.edit = await edits(config, lens);
+  const writes: string[] = [];
+  result.edit = await edits(config, lens, writes);
+  result.editWrites = writes;
   result.editLoop = editing.stop();
   if (editProfiler) await editProfiler.stop(path.join(config.profileDir!, `${config.name}-edits.cpuprofile`));
 
@@ -246,7 +273,7 @@ async function switches(config: Config, lens: InstructionLensApi | undefined) {
  * again: how long until its diagnostic appears and goes. In the baseline window the same writes
  * happen; there is nothing to wait for.
  */
-async function edits(config: Config, lens: InstructionLensApi | undefined) {
+async function edits(config: Config, lens: InstructionLensApi | undefined, writes: string[]) {
   const original = fs.readFileSync(config.edit, 'utf8');
   const uri = vscode.Uri.file(config.edit);
   const appear: number[] = [];
@@ -256,12 +283,14 @@ async function edits(config: Config, lens: InstructionLensApi | undefined) {
   try {
     for (let n = 0; n < config.edits; n++) {
       let started = performance.now();
+      writes.push(new Date().toISOString());
       fs.writeFileSync(config.edit, `${original}\n@${broken(n)}\n`);
       if (lens) {
         await waitFor(() => has(n), `the diagnostic of ${broken(n)}`, 120_000);
         appear.push(performance.now() - started);
       } else await sleep(500);
       started = performance.now();
+      writes.push(new Date().toISOString());
       fs.writeFileSync(config.edit, original);
       if (lens) {
         await waitFor(() => !has(n), `the diagnostic of ${broken(n)} to go`, 120_000);
