@@ -269,9 +269,22 @@ async function switches(config: Config, lens: InstructionLensApi | undefined) {
 }
 
 /**
+ * Each write's step lasts this long in both windows (longer only when the extension's problem
+ * takes longer), and the phase goes on this long after the last one. VS Code's git extension
+ * looks at the repository a second after the last change it saw (its status, each open editor's
+ * quick diff, ignore checks: seconds of its work on this tree, much of it starting processes on
+ * the extension host's thread), and both windows must hold the same share of that work. With
+ * steps as long as the extension's wait in one window and 500 ms in the other, the baseline's
+ * writes came faster than git's debounce and all of git's work fell after its phase, while the
+ * extension's window held it (its edits' longest block was git's, counted against the extension).
+ */
+const EDIT_STEP_MS = 2_000;
+const EDIT_SETTLE_MS = 5_000;
+
+/**
  * An instruction file outside the active chain gets a broken `@import` on disk, and loses it
  * again: how long until its diagnostic appears and goes. In the baseline window the same writes
- * happen; there is nothing to wait for.
+ * happen at the same pace; there is nothing to wait for.
  */
 async function edits(config: Config, lens: InstructionLensApi | undefined, writes: string[]) {
   const original = fs.readFileSync(config.edit, 'utf8');
@@ -280,23 +293,23 @@ async function edits(config: Config, lens: InstructionLensApi | undefined, write
   const clear: number[] = [];
   const broken = (n: number) => `missing-bench-${n}.md`;
   const has = (n: number) => vscode.languages.getDiagnostics(uri).some((d) => d.message.includes(broken(n)));
+  /** Writes `text`; in the extension's window, times until `seen` holds; the step lasts EDIT_STEP_MS at least. */
+  const step = async (text: string, seen: () => boolean, what: string, into: number[]) => {
+    const started = performance.now();
+    writes.push(new Date().toISOString());
+    fs.writeFileSync(config.edit, text);
+    if (lens) {
+      await waitFor(seen, what, 120_000);
+      into.push(performance.now() - started);
+    }
+    await sleep(started + EDIT_STEP_MS - performance.now());
+  };
   try {
     for (let n = 0; n < config.edits; n++) {
-      let started = performance.now();
-      writes.push(new Date().toISOString());
-      fs.writeFileSync(config.edit, `${original}\n@${broken(n)}\n`);
-      if (lens) {
-        await waitFor(() => has(n), `the diagnostic of ${broken(n)}`, 120_000);
-        appear.push(performance.now() - started);
-      } else await sleep(500);
-      started = performance.now();
-      writes.push(new Date().toISOString());
-      fs.writeFileSync(config.edit, original);
-      if (lens) {
-        await waitFor(() => !has(n), `the diagnostic of ${broken(n)} to go`, 120_000);
-        clear.push(performance.now() - started);
-      } else await sleep(500);
+      await step(`${original}\n@${broken(n)}\n`, () => has(n), `the diagnostic of ${broken(n)}`, appear);
+      await step(original, () => !has(n), `the diagnostic of ${broken(n)} to go`, clear);
     }
+    await sleep(EDIT_SETTLE_MS);
   } finally {
     fs.writeFileSync(config.edit, original);
   }
