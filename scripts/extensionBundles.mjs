@@ -7,6 +7,7 @@
 // (esbuild's own code splitting is for ES modules only; VS Code loads an extension as CommonJS.)
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -34,8 +35,53 @@ export const EXTENSION_BUNDLES = [
   // (its "default" export, not its "node" one: the same code) so that what the core does not
   // use is left out.
   { name: 'yaml', holds: (p) => p === 'src/core/lib/yaml.ts', platform: 'neutral' },
-  { name: 'marked', holds: (p) => p === 'src/core/lib/marked.ts' },
+  { name: 'marked', holds: (p) => p === 'src/core/lib/marked.ts', plugins: [markedLexerOnly()] },
 ];
+
+/**
+ * marked's ES build ends by setting up its `marked` function: a `Marked` instance, then the
+ * function's properties (its parser, renderer, hooks...), statements a bundler must keep, and
+ * with them every class they name. The core uses the lexer alone (src/core/lib/marked.ts), so
+ * the module is ended before that set-up: the bundle keeps the library's text up to there as it
+ * is, and leaves out its parser and renderer (11 KB that could never run). Importing a name the
+ * set-up made (`marked`, `parse`...) then fails the build.
+ */
+export function markedLexerOnly() {
+  return {
+    name: 'marked-lexer-only',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]node_modules[\\/]marked[\\/]lib[\\/]marked\.esm\.js$/ }, async (args) => ({
+        contents: withoutSetUp(await readFile(args.path, 'utf8'), args.path),
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/** marked's ES module without the statements from its `Marked` instance to its exports, exporting what is left. */
+export function withoutSetUp(text, file) {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
+  const statements = [...source.statements];
+  const exports = statements.at(-1);
+  const changed = () => new Error(`${file} is not as scripts/extensionBundles.mjs (markedLexerOnly) expects: check what it leaves out`);
+  if (!exports || !ts.isExportDeclaration(exports) || !exports.exportClause || !ts.isNamedExports(exports.exportClause)) throw changed();
+  const local = new Map(exports.exportClause.elements.map((e) => [e.name.text, (e.propertyName ?? e.name).text]));
+  const isInstance = (s) =>
+    ts.isVariableStatement(s) &&
+    s.declarationList.declarations.some((d) => d.initializer && ts.isNewExpression(d.initializer) && ts.isIdentifier(d.initializer.expression) && d.initializer.expression.text === local.get('Marked'));
+  const first = statements.findIndex(isInstance);
+  if (first < 0) throw changed();
+  const setUp = statements.slice(first, -1);
+  const made = new Set();
+  for (const s of setUp) {
+    if (ts.isFunctionDeclaration(s) && s.name) made.add(s.name.text);
+    else if (ts.isVariableStatement(s)) {
+      for (const d of s.declarationList.declarations) if (ts.isIdentifier(d.name)) made.add(d.name.text);
+    } else if (!ts.isExpressionStatement(s)) throw changed();
+  }
+  const kept = [...local].filter(([, name]) => !made.has(name));
+  return `${text.slice(0, setUp[0].getStart(source))}export{${kept.map(([as, name]) => `${name} as ${as}`).join(',')}};${text.slice(exports.end)}`;
+}
 
 /** Modules in more than one bundle on purpose: constants and functions, no state. */
 const SHARED = new Set(['src/vscode/ids.ts', 'src/vscode/checkThread.ts']);
@@ -71,7 +117,7 @@ export async function buildExtension(options) {
       outfile: `dist/${bundle.name}.js`,
       external: ['vscode'],
       metafile: true,
-      plugins: [...(options.plugins ?? []), linkBundles(bundle.name, wanted, built)],
+      plugins: [...(options.plugins ?? []), ...(bundle.plugins ?? []), linkBundles(bundle.name, wanted, built)],
     });
     built.add(bundle.name);
     inputs.set(bundle.name, Object.keys(result.metafile.inputs).filter((i) => !i.startsWith('bundle-link:') && !i.endsWith('-entry.js')));
