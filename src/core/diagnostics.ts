@@ -89,15 +89,28 @@ function idOf(d: Diagnostic): number {
 }
 let nextId = 0;
 
-/** Drop exact repeats (the same rule at the same place), keeping the first. */
+/**
+ * Drop exact repeats (the same rule at the same place with the same words), keeping the first.
+ * A repeat from another agent adds that agent to the first's: two versions of one agent
+ * (claw-code and claw-code@head) word a problem alike, and both report it.
+ */
 export function uniqueDiagnostics(list: Diagnostic[]): Diagnostic[] {
-  const seen = new Set<number>();
-  return list.filter((d) => {
+  const at = new Map<number, number>();
+  const out: Diagnostic[] = [];
+  for (const d of list) {
     const id = idOf(d);
-    if (seen.has(id)) return false;
-    seen.add(id);
-    return true;
-  });
+    const i = at.get(id);
+    if (i === undefined) {
+      at.set(id, out.length);
+      out.push(d);
+      continue;
+    }
+    const first = out[i];
+    const more = d.agents?.filter((a) => !first.agents?.includes(a));
+    // A copy: profiles hand the same diagnostic objects to many chains.
+    if (more?.length) out[i] = { ...first, agents: [...(first.agents ?? []), ...more] };
+  }
+  return out;
 }
 
 /**

@@ -104,7 +104,8 @@ export function agentLabel(id: string): string {
 function messageFor(message: string, author: string | undefined, agents: string[]): string {
   if (!author || !agents.length) return message;
   const names = namesOf(author);
-  if (agents.length === 1) {
+  // Versions of one agent (claw-code, claw-code@head) are one name in a message.
+  if (new Set(agents.map(agentLabel)).size === 1) {
     // Already says which agent ("Claude Code does not…"): keep it as written.
     if ([...names, names.at(-1)!.split(' ')[0]].some((n) => message.includes(n))) return message;
     return `${agentLabel(author)}: ${message}`;
@@ -116,5 +117,5 @@ function messageFor(message: string, author: string | undefined, agents: string[
     text = text.split(n).join('the agent');
   }
   if (text.startsWith('the agent')) text = 'The agent' + text.slice('the agent'.length);
-  return `${agents.map(agentLabel).join(', ')}: ${text}`;
+  return `${[...new Set(agents.map(agentLabel))].join(', ')}: ${text}`;
 }

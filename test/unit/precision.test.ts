@@ -53,6 +53,20 @@ describe('only true problems', () => {
     assert.equal(raw.diagnostics.filter((d) => d.code === 'import-missing').length, 2);
   });
 
+  it('a problem two versions of one agent report alike names both versions and words the agent once', () => {
+    const long = `# Notes\n${'word '.repeat(1000)}\n`;
+    const t = repoTree({ '/r/.git/HEAD': '', '/r/CLAUDE.md': long });
+    const r = check(t.host, '/r', profiles('claw-code', 'claw-code@head'), { home: '/home/u', env: {} });
+    assert.deepEqual(brief(r.diagnostics), ['warning file-truncated /r/CLAUDE.md:2 [claw-code,claw-code@head]']);
+    assert.match(r.diagnostics[0].message, /^claw-code keeps the first 4,000 characters of this file;/);
+    // With another agent at the same place, each agent is named once in front.
+    const merged = mergeDiagnostics([
+      { ...r.diagnostics[0], message: 'claw-code keeps the first 4,000 characters.', agents: ['claw-code', 'claw-code@head'] },
+      { ...r.diagnostics[0], message: 'Codex keeps the first 4,000 characters.', agents: ['codex'] },
+    ]);
+    assert.match(merged[0].message, /^claw-code, Codex CLI: The agent keeps the first/);
+  });
+
   it('a file reached through a symlink is reported once, at the real file', () => {
     const t = repoTree({ '/r/.git/HEAD': '', '/r/AGENTS.md': 'text\n@gone.md\n', '/r/pkg/AGENTS.md': 'p\n' });
     t.fs.symlink('/r/CLAUDE.md', 'AGENTS.md');
