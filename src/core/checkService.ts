@@ -69,7 +69,16 @@ export interface Change {
 
 export type CheckMessage = CheckRequest | { kind: 'cancel'; id: number };
 
-export type CheckAnswer = { id: number; diagnostics: Diagnostic[] } | { id: number; chain: Chain } | { id: number; cancelled: true } | { id: number; error: string };
+/**
+ * A chain's answer says when its question reached the worker and when the answer left it
+ * (`times`, as `performance.timeOrigin + performance.now()`: comparable across threads), so the
+ * extension's log tells the worker's time from the waits for either thread.
+ */
+export type CheckAnswer =
+  | { id: number; diagnostics: Diagnostic[] }
+  | { id: number; chain: Chain; times: [number, number] }
+  | { id: number; cancelled: true }
+  | { id: number; error: string };
 
 /** Unsaved text cannot create a `.git`: the plain disk answers where the repository is. */
 const DISK = new NodeFileSystem();
@@ -107,11 +116,12 @@ export class CheckService {
     }
     if (message.kind === 'chain') {
       const job = message.job;
+      const received = now();
       // This chain waits only for its own agent's listings; the other enabled agents' start once
       // it is answered, so the first chain after a start or a change does not share the machine
       // with git walking the work tree for them.
       void listAhead(host, job.launchDir, [job.agent]).catch(() => undefined).then(() => {
-        this.answer(this.safely(message.id, () => ({ id: message.id, chain: chainOf(host, job) })));
+        this.answer(this.safely(message.id, () => ({ id: message.id, chain: chainOf(host, job), times: [received, now()] })));
         void listAhead(host, job.launchDir, job.agents ?? []).catch(() => undefined);
       });
       return;
@@ -212,6 +222,11 @@ async function listFilesAhead(host: Host, job: CheckJob): Promise<void> {
   if (root === job.root) return git.listAhead(root);
   const folder = listedFolder(host, root, job.root);
   await Promise.all([folder ? git.listUnderAhead(root, folder) : git.listAhead(root), listAhead(host, job.root, job.agents)]);
+}
+
+/** The time now, comparable across threads (see `CheckAnswer`). */
+export function now(): number {
+  return performance.timeOrigin + performance.now();
 }
 
 function chainOf(host: Host, job: ChainJob): Chain {

@@ -10,7 +10,7 @@ import { PROFILES } from '../core/profiles';
 import { ContextKey } from './contextKey';
 import { coreHost } from './host';
 import type { CheckThread } from './checkThread';
-import { CheckWorker } from './checkWorker';
+import { CheckWorker, type ChainAnswer } from './checkWorker';
 import { unsavedKey } from './overlayFs';
 import type { Settings } from './settings';
 import { ancestorCandidates, type InstructionWatcher } from './watcher';
@@ -69,7 +69,7 @@ export class ActiveChainModel implements vscode.Disposable {
    * question as it was (agent detection's look at the machine, which ends while the first chain
    * is on its way and seldom changes it) waits for this answer instead of asking again behind it.
    */
-  private asking: { question: string; answer: Promise<Chain | undefined> } | undefined;
+  private asking: { question: string; answer: Promise<ChainAnswer | undefined> } | undefined;
   private firstShown!: () => void;
   /** Settles once the first chain (or that no file is open) is shown: work it does not need waits for it. */
   readonly shown = new Promise<void>((resolve) => (this.firstShown = resolve));
@@ -230,23 +230,24 @@ export class ActiveChainModel implements vscode.Disposable {
     // A new host when unsaved text moved (the cache goes with the old one).
     this.hostNow();
     let chain = this.cache.get(key);
+    let answer: ChainAnswer | undefined;
     if (!chain) {
       this.resolving = true;
-      const answer = await this.ask({
+      answer = await this.ask({
         agent: profile.id, agents: this.profiles.map((p) => p.id), target: uri.fsPath, launchDir, home: this.settings.home(uri),
         // Plain data for the worker: VS Code hands settings' objects out as proxies, which cannot be posted.
         settings: JSON.parse(JSON.stringify(this.settings.profileSettings(profile.id, uri))) as Record<string, unknown>,
       });
       // A change, a switch or another agent meanwhile: a newer update shows its own chain.
       if (asked !== this.asked) return;
-      chain = this.cache.get(key) ?? answer ?? this.resolve(profile, uri, launchDir, this.hostNow());
+      chain = this.cache.get(key) ?? answer?.chain ?? this.resolve(profile, uri, launchDir, this.hostNow());
       this.cache.set(key, chain);
     }
-    this.show({ uri, profile, chain }, started);
+    this.show({ uri, profile, chain }, started, answer);
   }
 
   /** The worker's answer to a question, or to the same one still on its way (see `asking`). */
-  private ask(job: ChainJob): Promise<Chain | undefined> {
+  private ask(job: ChainJob): Promise<ChainAnswer | undefined> {
     const question = `${this.generation}\0${unsavedKey()}\0${vscode.workspace.isTrusted}\0${JSON.stringify(job)}`;
     if (this.asking?.question === question) return this.asking.answer;
     const answer = this.worker.chain(job);
@@ -257,11 +258,11 @@ export class ActiveChainModel implements vscode.Disposable {
     return answer;
   }
 
-  private show(active: ActiveChain | undefined, started: number): void {
+  private show(active: ActiveChain | undefined, started: number, answer?: ChainAnswer): void {
     this.resolving = false;
     this.firstShown();
     this.active = active;
-    if (active) logRefresh(this.log, active, performance.now() - started);
+    if (active) logRefresh(this.log, active, performance.now() - started, answer);
     void this.hasChainKey.set(!!active);
     this.trackSources();
     this.emitter.fire(active);
@@ -330,14 +331,20 @@ export class ActiveChainModel implements vscode.Disposable {
   }
 }
 
-/** One line per refresh: which file, which agent, what the chain holds, how long it took. */
-function logRefresh(log: vscode.LogOutputChannel | undefined, { uri, profile, chain }: ActiveChain, ms: number): void {
+/**
+ * One line per refresh: which file, which agent, what the chain holds, how long it took, and from
+ * the worker's answer, where the time went: the question waiting for the worker, the worker, the
+ * answer waiting for this thread.
+ */
+function logRefresh(log: vscode.LogOutputChannel | undefined, { uri, profile, chain }: ActiveChain, ms: number, answer?: ChainAnswer): void {
   if (!log) return;
   const unit = chain.budget.unit;
   const limit = chain.budget.limit === null ? 'no limit' : `limit ${chain.budget.limit} ${unit}`;
+  const [queued, worker, waited] = answer?.ms.map((ms) => `${ms.toFixed(1)} ms`) ?? [];
+  const parts = answer ? `; queued ${queued}, the worker ${worker}, the answer queued ${waited}` : '';
   log.info(
     `Refreshed ${path.basename(uri.fsPath)} for ${profile.agent} in ${ms.toFixed(1)} ms: ${chain.sources.length} sources, ` +
-      `${chain.budget.used} ${unit} at start (${limit}), ${chain.diagnostics.length} problems; launched in ${chain.launchDir}`,
+      `${chain.budget.used} ${unit} at start (${limit}), ${chain.diagnostics.length} problems; launched in ${chain.launchDir}${parts}`,
   );
   if (chain.fatal) log.error(chain.fatal);
 }

@@ -1,9 +1,18 @@
 import type { Worker } from 'node:worker_threads';
 import * as vscode from 'vscode';
-import type { ChainJob, CheckAnswer, CheckJob, CheckMessage, CheckRequest, LookJob } from '../core/checkService';
+import { now, type ChainJob, type CheckAnswer, type CheckJob, type CheckMessage, type CheckRequest, type LookJob } from '../core/checkService';
 import type { Chain, Diagnostic } from '../core/model';
 import { startCheckThread, type CheckThread } from './checkThread';
 import { unsavedKey, unsavedTexts } from './overlayFs';
+
+/**
+ * A chain from the worker thread, and where the time to it went (see `CheckWorker.chain`): the
+ * question waiting for the worker (busy, or loading), the worker answering, the answer waiting for this thread.
+ */
+export interface ChainAnswer {
+  chain: Chain;
+  ms: [queued: number, worker: number, waited: number];
+}
 
 /**
  * The diagnostics' heavy work on a worker thread (dist/checkWorker.js, src/core/checkService.ts):
@@ -60,12 +69,18 @@ export class CheckWorker implements vscode.Disposable {
     return { written: written && [...written], unsaved: [...unsavedTexts()], unsavedKey: unsavedKey(), trusted: vscode.workspace.isTrusted };
   }
 
-  /** One agent's chain for one file; undefined when that failed (logged: the caller resolves it itself). */
-  async chain(job: ChainJob): Promise<Chain | undefined> {
+  /**
+   * One agent's chain for one file, with how long the worker took to answer and how long its
+   * answer then waited for this thread; undefined when that failed (logged: the caller resolves it itself).
+   */
+  async chain(job: ChainJob): Promise<ChainAnswer | undefined> {
     const id = this.nextId++;
+    const sent = now();
     const answer = await this.send(id, { id, kind: 'chain', job, change: this.change() });
     if (answer && 'error' in answer) this.log?.error(`Instruction Lens could not resolve a chain on its checking thread: ${answer.error}`);
-    return answer && 'chain' in answer ? answer.chain : undefined;
+    if (!answer || !('chain' in answer)) return undefined;
+    const [received, answered] = answer.times;
+    return { chain: answer.chain, ms: [received - sent, answered - received, now() - answered] };
   }
 
   private ask(id: number, request: CheckRequest): Promise<Diagnostic[] | undefined> {
