@@ -48,28 +48,29 @@ export function activate(context: vscode.ExtensionContext): InstructionLensApi {
     }
   };
   // The chains' worker thread first (it loads the core on its own thread meanwhile: the first
-  // chain is resolved there), then the core, then the rest, each in a task of its own: the
+  // chain is resolved there), then the core, then the rest's code, then starting the rest (whose
+  // parts start their longer steps in tasks of their own), each in a task of its own: the
   // extension host's other work (and the other extensions starting) runs between them.
-  setTimeout(() => {
-    if (!lens && !failure) {
+  inTasks([
+    () => {
+      if (!lens && !failure) thread = threadAhead(context, log, () => !!lens);
+    },
+    loadCore,
+    () => {
       try {
-        const started = (thread = startCheckThread(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath));
-        // Stopped with the extension when the rest never started (it stops the thread otherwise).
-        context.subscriptions.push({ dispose: () => void (lens || started.worker.terminate()) });
-      } catch (e) {
-        // The rest starts one when it first asks (and logs why it could not).
-        log.warn(`Instruction Lens could not start its worker thread ahead: ${(e as Error).message}`);
+        lensModule();
+      } catch {
+        // Loaded again when the rest starts, which says why it fails.
       }
-    }
-    loadCore();
-    setTimeout(() => {
+    },
+    () => {
       try {
         rest();
       } catch {
         // Logged and shown in the view.
       }
-    });
-  });
+    },
+  ]);
   return {
     get model() {
       return rest().model;
@@ -110,6 +111,29 @@ function contributedCommands(context: vscode.ExtensionContext): string[] {
 function loadCore(): void {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   require('./core/chain');
+}
+
+/** The chains' worker thread, started ahead of the rest (undefined when it could not be: the rest starts one when it first asks). */
+function threadAhead(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, restStarted: () => boolean): CheckThread | undefined {
+  try {
+    const started = startCheckThread(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath);
+    // Stopped with the extension when the rest never started (it stops the thread otherwise).
+    context.subscriptions.push({ dispose: () => void (restStarted() || started.worker.terminate()) });
+    return started;
+  } catch (e) {
+    log.warn(`Instruction Lens could not start its worker thread ahead: ${(e as Error).message}`);
+    return undefined;
+  }
+}
+
+/** Runs each step in a task of its own, one after the other. */
+function inTasks(steps: (() => void)[]): void {
+  const [step, ...next] = steps;
+  if (step)
+    setTimeout(() => {
+      step();
+      inTasks(next);
+    });
 }
 
 function lensModule(): typeof LensModule {

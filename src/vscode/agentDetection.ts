@@ -120,16 +120,19 @@ export class AgentDetection implements vscode.Disposable {
 
   private probe(): void {
     if (this.machine || this.probing || !vscode.workspace.isTrusted) return;
-    const probe = { ...nodeMachineProbe(this.home(), process.env), hasExtension: (id: string) => !!vscode.extensions.getExtension(id) };
-    this.probing = probeMachine(PROFILES, probe).then(
-      (found) => {
-        this.machine = found;
-        // A machine with none of the agents changes no answer: firing would resolve the chain
-        // and restart the watcher again, while the first chain is on its way.
-        if (found.some((m) => m.found.length || m.installed)) this.emitter.fire();
-      },
-      () => undefined,
-    );
+    // In a task of its own: the first read of a setting (the home) has VS Code merge its whole
+    // configuration, and the look-up of the agents' CLIs on PATH starts with a search of its folders.
+    this.probing = nextTask()
+      .then(() => probeMachine(PROFILES, { ...nodeMachineProbe(this.home(), process.env), hasExtension: (id: string) => !!vscode.extensions.getExtension(id) }))
+      .then(
+        (found) => {
+          this.machine = found;
+          // A machine with none of the agents changes no answer: firing would resolve the chain
+          // and restart the watcher again, while the first chain is on its way.
+          if (found.some((m) => m.found.length || m.installed)) this.emitter.fire();
+        },
+        () => undefined,
+      );
   }
 
   dispose(): void {
@@ -152,6 +155,8 @@ function fromWalk(folder: string): Detection[] {
  * walk of `check`, which stays synchronous.
  */
 async function fromFolderAsync(folder: string): Promise<Detection[]> {
+  // In a task of its own: starting git's process blocks this thread (tens of milliseconds on a busy machine).
+  await nextTask();
   const configured = fromConfig(folder);
   if (configured) return configured;
   if (vscode.workspace.isTrusted && coreHost().git.root(folder)) {
@@ -167,6 +172,10 @@ function fromConfig(folder: string): Detection[] | undefined {
   const config = readConfig(coreHost().fs, folder, { agents: PROFILES.map((p) => p.id), codes: Object.keys(RULES) });
   if (!config.agents) return undefined;
   return PROFILES.map((profile) => ({ profile, used: config.agents!.includes(profile.id), evidence: config.agents!.includes(profile.id) ? [CONFIG_FILE] : [] }));
+}
+
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve));
 }
 
 function folderOf(scope: vscode.ConfigurationScope | undefined): string | undefined {

@@ -86,6 +86,13 @@ export class InstructionWatcher implements vscode.Disposable {
   private chunk = { at: 0, count: 0 };
   private fullChunkAt = -Infinity;
   private readonly disposables: vscode.Disposable[] = [];
+  /**
+   * The first setup (`restart`) runs in a task after the constructor's, so that starting the
+   * extension is no single long task: until then nothing is watched (what is tracked meanwhile is
+   * watched from then on).
+   */
+  private started = false;
+  private readonly starting = setTimeout(() => this.started || this.restart());
 
   constructor(private readonly settings: Settings) {
     this.disposables.push(
@@ -104,7 +111,6 @@ export class InstructionWatcher implements vscode.Disposable {
       vscode.workspace.onDidDeleteFiles((e) => e.files.forEach((uri) => this.noteFolderEvent(uri, false))),
       vscode.workspace.onDidRenameFiles((e) => e.files.forEach(({ oldUri, newUri }) => (this.noteFolderEvent(oldUri, false), this.noteFolderEvent(newUri, true)))),
     );
-    this.restart();
   }
 
   /**
@@ -136,13 +142,15 @@ export class InstructionWatcher implements vscode.Disposable {
   }
 
   private restart(): void {
+    this.started = true;
     const profiles = this.settings.enabledProfiles();
     const home = this.settings.home();
     this.folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
     // Every agent's files, not only the enabled ones: a new GEMINI.md may change which agents are detected,
-    // and the repository's configuration file changes which problems are shown.
-    const tests = [...new Set([...PROFILES.flatMap((p) => p.filePatterns), CONFIG_FILE])].map(globMatcher);
-    this.matchesPattern = (rel) => tests.some((test) => test(rel));
+    // and the repository's configuration file changes which problems are shown. Compiled at the
+    // first event that asks, not in the task setting everything else up.
+    let tests: ((rel: string) => boolean)[] | undefined;
+    this.matchesPattern = (rel) => (tests ??= [...new Set([...PROFILES.flatMap((p) => p.filePatterns), CONFIG_FILE])].map(globMatcher)).some((test) => test(rel));
     this.baseExact = [
       ...profiles.flatMap((p) => p.globalPaths({ home, platform: process.platform, env: process.env })),
       ...this.folders.flatMap((f) => (path.dirname(f) === f ? [] : ancestorCandidates(path.dirname(f), profiles))),
@@ -220,6 +228,7 @@ export class InstructionWatcher implements vscode.Disposable {
   }
 
   private updateExact(): void {
+    if (!this.started) return;
     this.exact = new Set([...this.baseExact, ...[...this.tracked.values()].flat()].map((p) => path.resolve(p)));
     this.outside.watch([...this.exact].filter((p) => !this.folderOf(p)));
   }
@@ -264,6 +273,7 @@ export class InstructionWatcher implements vscode.Disposable {
   }
 
   dispose(): void {
+    clearTimeout(this.starting);
     clearTimeout(this.timer);
     clearInterval(this.folderPoller);
     this.outside.dispose();
