@@ -83,6 +83,15 @@ export function withoutSetUp(text, file) {
   return `${text.slice(0, setUp[0].getStart(source))}export{${kept.map(([as, name]) => `${name} as ${as}`).join(',')}};${text.slice(exports.end)}`;
 }
 
+/**
+ * Libraries whose ES modules do nothing when loaded but set up what they declare (their
+ * top-level statements touch only their own classes and functions): a module of theirs none of
+ * whose exports is used is left out, as `"sideEffects": false` in their package.json would say.
+ * That leaves out yaml's visitor of its syntax tree (`CST.visit`, for the library's users) and
+ * jsonc-parser's indentation strings (its formatter's).
+ */
+const SIDE_EFFECT_FREE = /[\\/]node_modules[\\/](yaml|jsonc-parser)[\\/]/;
+
 /** Modules in more than one bundle on purpose: constants and functions, no state. */
 const SHARED = new Set(['src/vscode/ids.ts', 'src/vscode/checkThread.ts']);
 
@@ -190,7 +199,7 @@ function linkBundles(self, wanted, built, only) {
         if (resolved.errors.length || resolved.external) return resolved;
         const rel = path.relative(repo, resolved.path).split(path.sep).join('/');
         const owner = ownerOf(rel);
-        if (!owner || owner === self || (only && !only.includes(owner))) return resolved;
+        if (!owner || owner === self || (only && !only.includes(owner))) return SIDE_EFFECT_FREE.test(resolved.path) ? { ...resolved, sideEffects: false } : resolved;
         if (built.has(owner) && !only) throw new Error(`${rel} is imported from dist/${owner}.js, which is built before dist/${self}.js: order EXTENSION_BUNDLES so that a bundle comes before those it imports from`);
         const exported = wanted.get(owner);
         if (!exported.has(rel)) exported.set(rel, new Map());

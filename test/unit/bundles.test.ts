@@ -1,13 +1,19 @@
-// The extension's bundle of the markdown lexer (dist/marked.js, which the CLI loads too) holds
-// marked's lexer without the library's parser and renderer (scripts/extensionBundles.mjs,
-// `markedLexerOnly`): it must lex every text as the whole library does.
+// The extension's bundles of the parsers (dist/marked.js and dist/yaml.js, which the CLI loads
+// too) leave out parts of their libraries that the core cannot reach (scripts/extensionBundles.mjs):
+// marked's parser and renderer, and yaml's modules that nothing imported uses. They must parse
+// every text as the whole libraries do.
 import assert from 'node:assert/strict';
 import * as nodeFs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { Lexer } from 'marked';
+import type * as Yaml from 'yaml';
 
 const bundle = path.resolve('dist', 'marked.js');
+const yamlBundle = path.resolve('dist', 'yaml.js');
+/** The whole library, from the build the bundle takes (its "default" export, which reads !!binary as a Uint8Array, not a Buffer). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const YAML = require('../../node_modules/yaml/browser/index.js') as typeof Yaml;
 
 /** The lexer in dist/marked.js: src/core/lib/marked.ts as the core requires it (src/core/lazy.ts), under the build's alias. */
 function bundledLexer(): typeof Lexer {
@@ -47,5 +53,61 @@ describe("the markdown lexer's bundle (dist/marked.js)", () => {
     const library = nodeFs.readFileSync(path.resolve('node_modules', 'marked', 'lib', 'marked.esm.js'), 'utf8');
     assert.ok(library.includes('</blockquote>'), "marked's renderer writes </blockquote>");
     assert.ok(!nodeFs.readFileSync(bundle, 'utf8').includes('</blockquote>'), 'dist/marked.js holds a renderer');
+  });
+});
+
+/** YAML of every kind frontmatter may hold, errors included. */
+const YAML_TEXTS = [
+  'description: Rules for the API\napplyTo: "src/**/*.ts"\n',
+  'globs: ["*.ts", "*.tsx"]\nalwaysApply: false\n',
+  'globs: **/*.ts\n',
+  'a: &x {b: [1, 2.5, 0x1f, 0o17, .inf, -.NaN, null, ~, true, False, 2026-12-02]}\nc: *x\n<<: *x\n',
+  '? [complex, key]\n: value\n? {a: 1}\n: other\n',
+  'literal: |\n  line one\n  line two\nfolded: >-\n  folded\n  text\nquoted: "esc\\u00e9\\n" \nsingle: \'it\'\'s\'\n',
+  '%YAML 1.1\n---\nyes: on\nset: !!set {a, b}\nomap: !!omap [{a: 1}, {b: 2}]\nbin: !!binary aGVsbG8=\nt: 2001-12-14t21:59:43.10-05:00\nn: 0b1010\nsexa: 190:20:30\n',
+  '%TAG !e! tag:example.com,2000:\n---\nx: !e!thing value\ny: !local 3\n',
+  'key: value\nkey: again\n',
+  'a:\n\t- tab indented\n',
+  'a: [unclosed\n',
+  'a: b: c\n',
+  '- just\n- a\n- list\n',
+  'plain scalar\n',
+  '',
+  '# only a comment\n',
+  'a: 1\n---\nb: 2\n',
+  'name: "unterminated\n',
+  'x: *missing\n',
+];
+
+/** What the core reads of a parse, and the library's text of it. */
+function parsed(lib: Pick<typeof Yaml, 'parseDocument'>, text: string): unknown {
+  const doc = lib.parseDocument(text, { prettyErrors: false, uniqueKeys: false });
+  const attempt = (f: () => unknown) => {
+    try {
+      return f();
+    } catch (e) {
+      return `throws: ${(e as Error).message}`;
+    }
+  };
+  return {
+    errors: doc.errors.map((e) => [e.code, e.message, e.pos, e.linePos]),
+    warnings: doc.warnings.map((e) => [e.code, e.message, e.pos]),
+    value: attempt(() => doc.toJS()),
+    text: doc.errors.length ? undefined : attempt(() => String(doc)),
+  };
+}
+
+describe("the YAML parser's bundle (dist/yaml.js)", () => {
+  it('parses as the library does: values, errors, warnings and the text it would write', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const modules = Object.values(require(yamlBundle) as Record<string, typeof Yaml>);
+    assert.equal(modules.length, 1, 'dist/yaml.js exports one module');
+    for (const text of YAML_TEXTS) assert.deepEqual(parsed(modules[0], text), parsed(YAML, text), text);
+  });
+
+  it("leaves out the library's visitor of its syntax tree, which only the library's users call", () => {
+    const library = nodeFs.readFileSync(path.resolve('node_modules', 'yaml', 'browser', 'dist', 'parse', 'cst-visit.js'), 'utf8');
+    assert.ok(library.includes('itemAtPath'), "yaml's CST.visit has itemAtPath");
+    assert.ok(!nodeFs.readFileSync(yamlBundle, 'utf8').includes('itemAtPath'), 'dist/yaml.js holds CST.visit');
   });
 });
