@@ -105,7 +105,8 @@ function messageFor(message: string, author: string | undefined, agents: string[
   if (!author || !agents.length) return message;
   const names = namesOf(author);
   // Versions of one agent (claw-code, claw-code@head) are one name in a message.
-  if (new Set(agents.map(agentLabel)).size === 1) {
+  const labels = [...new Set(agents.map(agentLabel))];
+  if (labels.length === 1) {
     // Already says which agent ("Claude Code does not…"): keep it as written.
     if ([...names, names.at(-1)!.split(' ')[0]].some((n) => message.includes(n))) return message;
     return `${agentLabel(author)}: ${message}`;
@@ -117,5 +118,5 @@ function messageFor(message: string, author: string | undefined, agents: string[
     text = text.split(n).join('the agent');
   }
   if (text.startsWith('the agent')) text = 'The agent' + text.slice('the agent'.length);
-  return `${[...new Set(agents.map(agentLabel))].join(', ')}: ${text}`;
+  return `${labels.join(', ')}: ${text}`;
 }
