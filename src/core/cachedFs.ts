@@ -1,3 +1,4 @@
+import { CarriedMap, MISSING } from './carriedMap';
 import type { DirEntry, FileStat, FileSystem, PathApi } from './fs';
 
 /**
@@ -14,17 +15,20 @@ import type { DirEntry, FileStat, FileSystem, PathApi } from './fs';
  * each one give".
  */
 export class CachedFileSystem implements FileSystem {
-  private readonly stats = new Map<string, FileStat | undefined>();
-  private readonly links = new Map<string, boolean>();
-  private readonly reads = new Map<string, { bytes: Uint8Array } | { error: unknown }>();
-  private readonly prefixes = new Map<string, { bytes: Uint8Array } | { error: unknown }>();
-  private readonly dirs = new Map<string, DirEntry[]>();
-  private readonly names = new Map<string, string[]>();
+  // The answers a later refresh keeps (`carry`), and the others.
+  private stats = new CarriedMap<FileStat | undefined>();
+  private links = new CarriedMap<boolean>();
+  private reads = new CarriedMap<{ bytes: Uint8Array } | { error: unknown }>();
+  private dirs = new CarriedMap<DirEntry[]>();
   /** The names of each folder listed, for `absent`. */
-  private readonly listed = new Map<string, Set<string>>();
-  private readonly reals = new Map<string, string>();
+  private listed = new CarriedMap<Set<string>>();
+  private reals = new CarriedMap<string>();
+  /** The paths whose real path is another one, by that one: a change to it is a change to them. */
+  private linksTo = new CarriedMap<string[]>();
+  private readonly byPath = new Map<string, CarriedMap<unknown>>();
+  private readonly prefixes = new Map<string, { bytes: Uint8Array } | { error: unknown }>();
+  private readonly names = new Map<string, string[]>();
   private readonly memos = new Map<string, unknown>();
-  private readonly byPath = new Map<string, Map<string, unknown>>();
 
   readonly path: PathApi;
 
@@ -39,23 +43,23 @@ export class CachedFileSystem implements FileSystem {
   /**
    * A new refresh's cache after only the contents of `written` files changed (none created,
    * deleted or renamed): every answer about other paths is kept, the whole-workspace answers
-   * (`memo`) are not, since they may read any file.
+   * (`memo`) are not, since they may read any file. The answers are kept by reference
+   * (`CarriedMap`): the cost is the written files', not the cache's size.
    */
   carry(written: ReadonlySet<string>): CachedFileSystem {
     // A link to a written file was read through its own path: it goes too.
     const changed = new Set(written);
-    for (const [p, real] of this.reals) if (written.has(real)) changed.add(p);
+    for (const real of written) for (const p of this.linksTo.get(real) ?? []) if (this.reals.get(p) === real) changed.add(p);
     const next = new CachedFileSystem(this.inner);
-    const copy = <V>(from: Map<string, V>, to: Map<string, V>) => {
-      for (const [p, v] of from) if (!changed.has(p)) to.set(p, v);
-    };
-    copy(this.stats, next.stats);
-    copy(this.links, next.links);
-    copy(this.reads, next.reads);
-    copy(this.dirs, next.dirs);
-    copy(this.listed, next.listed);
-    copy(this.reals, next.reals);
-    for (const [kind, answers] of this.byPath) copy(answers, next.byPath.set(kind, new Map()).get(kind)!);
+    next.stats = this.stats.carry(changed);
+    next.links = this.links.carry(changed);
+    next.reads = this.reads.carry(changed);
+    next.dirs = this.dirs.carry(changed);
+    next.listed = this.listed.carry(changed);
+    next.reals = this.reals.carry(changed);
+    // Kept whole: a path it lists is checked against `reals` when it counts.
+    next.linksTo = this.linksTo.carry();
+    for (const [kind, answers] of this.byPath) next.byPath.set(kind, answers.carry(changed));
     return next;
   }
 
@@ -65,7 +69,8 @@ export class CachedFileSystem implements FileSystem {
   }
 
   stat(p: string): FileStat | undefined {
-    if (this.stats.has(p)) return this.stats.get(p);
+    const known = this.stats.find(p);
+    if (known !== MISSING) return known;
     const st = this.absent(p) ? undefined : this.inner.stat(p);
     this.stats.set(p, st);
     return st;
@@ -81,8 +86,8 @@ export class CachedFileSystem implements FileSystem {
     const path = this.path;
     const parent = path.dirname(p);
     if (parent === p) return false;
-    const known = this.stats.get(parent);
-    if (known ? known.type !== 'dir' : this.stats.has(parent)) return true;
+    const known = this.stats.find(parent);
+    if (known !== MISSING && known?.type !== 'dir') return true;
     if (this.inner.caseInsensitive) return false;
     const names = this.listed.get(parent);
     const name = path.basename(p);
@@ -159,18 +164,24 @@ export class CachedFileSystem implements FileSystem {
   realPath(p: string): string {
     let real = this.reals.get(p);
     if (real !== undefined) return real;
+    real = this.resolveReal(p);
+    this.reals.set(p, real);
+    if (real !== p) {
+      const from = this.linksTo.get(real) ?? [];
+      if (!from.includes(p)) this.linksTo.set(real, [...from, p]);
+    }
+    return real;
+  }
+
+  private resolveReal(p: string): string {
     const path = this.path;
     const parent = path.dirname(p);
-    if (parent === p) real = this.inner.realPath(p);
+    if (parent === p) return this.inner.realPath(p);
     // Nothing there (or a dangling link): the path itself, as FileSystem.realPath says. Most
     // paths a profile asks about do not exist, and their `stat` is usually known already.
-    else if (!this.stat(p)) real = p;
-    else {
-      const candidate = path.join(this.realPath(parent), path.basename(p));
-      real = this.isSymlink(candidate) ? this.inner.realPath(p) : candidate; // one call resolves a link
-    }
-    this.reals.set(p, real);
-    return real;
+    if (!this.stat(p)) return p;
+    const candidate = path.join(this.realPath(parent), path.basename(p));
+    return this.isSymlink(candidate) ? this.inner.realPath(p) : candidate; // one call resolves a link
   }
 
   /**
@@ -179,8 +190,9 @@ export class CachedFileSystem implements FileSystem {
    */
   perPath<T>(kind: string, p: string, compute: () => T): T {
     let answers = this.byPath.get(kind);
-    if (!answers) this.byPath.set(kind, (answers = new Map()));
-    if (answers.has(p)) return answers.get(p) as T;
+    if (!answers) this.byPath.set(kind, (answers = new CarriedMap()));
+    const known = answers.find(p);
+    if (known !== MISSING) return known as T;
     const value = compute();
     answers.set(p, value);
     return value;

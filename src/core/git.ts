@@ -1,5 +1,6 @@
 import { childProcess } from './childProcess';
 import * as path from 'node:path';
+import { CarriedMap, MISSING } from './carriedMap';
 import type { FileSystem } from './fs';
 
 /**
@@ -204,9 +205,9 @@ function run(cwd: string, args: string[]): string | undefined {
  * (`check`), where the repository does not change and every profile asks the same things.
  */
 export class SnapshotGitIndex implements GitIndex {
-  private readonly answers = new Map<string, unknown>();
+  private answers = new CarriedMap<unknown>();
   /** Each folder's `root`, once asked or passed on the way up from a folder below. */
-  private readonly roots = new Map<string, string | undefined>();
+  private roots = new CarriedMap<string | undefined>();
   /** The listings asked ahead (`listNamedAhead`) and not answered yet. */
   private readonly ahead = new Map<string, Promise<void>>();
 
@@ -224,13 +225,14 @@ export class SnapshotGitIndex implements GitIndex {
   /**
    * A new refresh's view after a change that created, deleted or renamed nothing: the lists of
    * files and every other answer stand (git's index and commits are not what the change touched),
-   * and so do the roots; `rootsVia` is the new refresh's cache.
+   * and so do the roots, kept by reference; `rootsVia` is the new refresh's cache.
    */
   carry(rootsVia?: FileSystem): SnapshotGitIndex {
     const next = new SnapshotGitIndex(this.inner, this.rootsVia && rootsVia);
-    // A listing still under way (`listNamedAhead`) is not carried: the next refresh asks again.
-    for (const [key, value] of this.answers) next.answers.set(key, value);
-    for (const [dir, root] of this.roots) next.roots.set(dir, root);
+    // A listing still under way (`listNamedAhead`) is not carried: its answer lands in this
+    // refresh's own entries, which the next one does not see; the next refresh asks again.
+    next.answers = this.answers.carry();
+    next.roots = this.roots.carry();
     return next;
   }
 
@@ -239,13 +241,17 @@ export class SnapshotGitIndex implements GitIndex {
   }
 
   private once<T>(key: string, get: () => T): T {
-    if (!this.answers.has(key)) this.answers.set(key, get());
-    return this.answers.get(key) as T;
+    const known = this.answers.find(key);
+    if (known !== MISSING) return known as T;
+    const value = get();
+    this.answers.set(key, value);
+    return value;
   }
 
   root(dir: string): string | undefined {
     const roots = this.roots;
-    if (roots.has(dir)) return roots.get(dir);
+    const known = roots.find(dir);
+    if (known !== MISSING) return known;
     const fs = this.rootsVia;
     if (!fs) {
       const root = this.inner.root(dir);
@@ -258,8 +264,9 @@ export class SnapshotGitIndex implements GitIndex {
     const passed: string[] = [];
     let root: string | undefined;
     for (let d = dir; ; ) {
-      if (roots.has(d)) {
-        root = roots.get(d);
+      const answered = roots.find(d);
+      if (answered !== MISSING) {
+        root = answered;
         break;
       }
       passed.push(d);
