@@ -3,6 +3,7 @@ import { RULES } from './diagnostics';
 import type { FileSystem } from './fs';
 import { mergeDiagnostics } from './merge';
 import type { Diagnostic } from './model';
+import { pathKey, type PathRules } from './paths';
 import { readText } from './readText';
 
 /** What a publish reads besides the problems. */
@@ -29,9 +30,12 @@ interface Shown {
   json: string;
 }
 
+/** The paths whose problems a result replaces: every path, these exact paths, or every path inside these folders (`isInside`). */
+export type Replaced = 'all' | { paths: Iterable<string> } | { folders: readonly string[] };
+
 export interface ShownProblems {
   /** The workspace problems at the paths `at` names, but those `keep` keeps, replaced by `found` (appended). */
-  replace(at: (path: string) => boolean, found: readonly Diagnostic[], keep?: (d: Diagnostic) => boolean): void;
+  replace(at: Replaced, found: readonly Diagnostic[], keep?: (d: Diagnostic) => boolean): void;
   /** The active chain's own problems. */
   setChain(list: readonly Diagnostic[]): void;
   /** Forget what was shown (the editor shows nothing now): the next `update` makes every file again. */
@@ -54,9 +58,21 @@ export interface ShownProblems {
  * as a pass or a quick look replaces those of some paths with its own, appended (`replace`).
  */
 // eslint-disable-next-line max-lines-per-function -- the state lives here, not in a class's fields, so that the minifier shortens every name of it: the extension's bundles are at their size limit
-export function shownProblems(): ShownProblems {
+export function shownProblems(rules: PathRules): ShownProblems {
   /** The workspace's problems by the path they were found at, each with its place in the whole list. */
   const workspace = new Map<string, { at: number; d: Diagnostic }[]>();
+  /**
+   * The same paths by each folder above them, and by their own: a pass over some folders takes
+   * theirs without testing every path of the workspace. Keyed as `isInside` compares paths: each
+   * part of a path's key before a separator.
+   */
+  const byFolder = new Map<string, Set<string>>();
+  const folders = (p: string) => {
+    const key = pathKey(rules, p);
+    const out = [key];
+    for (let i = key.indexOf(rules.path.sep); i >= 0; i = key.indexOf(rules.path.sep, i + 1)) out.push(key.slice(0, i));
+    return out;
+  };
   let added = 0;
   let chain: readonly Diagnostic[] = [];
   /** Found at each path, the real file it is shown at; each real file's paths. */
@@ -65,48 +81,83 @@ export function shownProblems(): ShownProblems {
   const shown = new Map<string, Shown>();
   const dirtyPaths = new Set<string>();
   const dirtyFiles = new Set<string>();
+  /** After a change, each visited once (live iterators): the paths whose real file may differ, then the files whose text or configuration may. */
+  let moved: Iterator<string> | undefined;
+  let reread: Iterator<string> | undefined;
   let host: FileSystem | undefined;
   let key: string | undefined;
   let changed = new Map<string, Diagnostic[]>();
   /** The codes each folder's configuration file turns off, as this change reads it. */
   let configs = new Map<string, readonly string[]>();
+  /** The workspace folder of each file, for these settings. */
+  const roots = new Map<string, string | undefined>();
 
-  const replace = (at: (path: string) => boolean, found: readonly Diagnostic[], keep?: (d: Diagnostic) => boolean) => {
-    for (const [path, entries] of workspace) {
-      if (!at(path)) continue;
+  const replace = (at: Replaced, found: readonly Diagnostic[], keep?: (d: Diagnostic) => boolean) => {
+    const paths = at === 'all' ? [...workspace.keys()] : 'paths' in at ? at.paths : new Set(at.folders.flatMap((folder) => {
+      // A folder written with a separator at its end (`C:\`, `/`).
+      const key = pathKey(rules, folder);
+      return [...(byFolder.get(key.endsWith(rules.path.sep) ? key.slice(0, -1) : key) ?? [])];
+    }));
+    /** Paths left without problems: out of the index unless `found` has some there (the same answer again). */
+    const gone = new Set<string>();
+    for (const path of paths) {
+      const entries = workspace.get(path);
+      if (!entries) continue;
       const kept = keep ? entries.filter((e) => keep(e.d)) : [];
       if (kept.length === entries.length) continue;
       if (kept.length) workspace.set(path, kept);
-      else workspace.delete(path);
+      else {
+        workspace.delete(path);
+        gone.add(path);
+      }
       dirtyPaths.add(path);
     }
     for (const d of found) {
       let entries = workspace.get(d.path);
-      if (!entries) workspace.set(d.path, (entries = []));
+      if (!entries) {
+        workspace.set(d.path, (entries = []));
+        if (!gone.delete(d.path)) for (const folder of folders(d.path)) byFolder.set(folder, (byFolder.get(folder) ?? new Set()).add(d.path));
+      }
       entries.push({ at: added++, d });
       dirtyPaths.add(d.path);
+    }
+    for (const path of gone) {
+      for (const folder of folders(path)) {
+        const paths = byFolder.get(folder)!;
+        paths.delete(path);
+        if (!paths.size) byFolder.delete(folder);
+      }
     }
   };
 
   const disabledIn = (file: string, opts: ShowOptions) => {
-    const folder = opts.root(file);
+    // Asked once per file while the settings (with the workspace folders) stay: a change rechecks every file.
+    const folder = roots.has(file) ? roots.get(file) : roots.set(file, opts.root(file)).get(file);
     if (!folder) return [];
     const off = configs.get(folder) ?? readConfig(opts.fs, folder, { agents: [], codes: Object.keys(RULES) }).disable;
     configs.set(folder, off);
     return off;
   };
 
-  const make = (file: string, opts: ShowOptions) => {
-    const paths = [...(pathsOf.get(file) ?? [])];
-    const entries = paths.flatMap((p) => workspace.get(p) ?? []);
-    // A symlink's problems and its target's, in the order they were found.
-    if (paths.length > 1) entries.sort((a, b) => a.at - b.at);
-    const input = [...entries.map((e) => e.d), ...chain.filter((d) => realOf.get(d.path) === file)];
+  const make = (file: string, opts: ShowOptions, inputs: boolean) => {
     const before = shown.get(file);
-    const again = input.length ? remake(file, input, before, opts, disabledIn(file, opts)) : before && { out: [] };
+    let again;
+    // Only the disk may differ: the same problems, merged as before.
+    if (!inputs) again = before && remake(file, undefined, before, opts, disabledIn(file, opts));
+    else {
+      const paths = [...(pathsOf.get(file) ?? [])];
+      const entries = paths.flatMap((p) => workspace.get(p) ?? []);
+      // A symlink's problems and its target's, in the order they were found.
+      if (paths.length > 1) entries.sort((a, b) => a.at - b.at);
+      const input = [...entries.map((e) => e.d), ...chain.filter((d) => realOf.get(d.path) === file)];
+      again = input.length ? remake(file, input, before, opts, disabledIn(file, opts)) : before && { out: [] };
+    }
     if (!again) return;
     if (again.shown) shown.set(file, again.shown);
-    else shown.delete(file);
+    else {
+      shown.delete(file);
+      roots.delete(file);
+    }
     if (again.shown?.json !== before?.json) changed.set(file, again.out);
   };
 
@@ -123,11 +174,20 @@ export function shownProblems(): ShownProblems {
     update(opts, deadline = Infinity) {
       // Other settings: every file is merged again.
       if (opts.key !== key) for (const s of shown.values()) s.input = '';
-      // Another change: any path may lead elsewhere and any file's comments may differ (a check
-      // below sees what did; merging again is kept for files whose problems changed). Every
-      // path with problems is known, or already to be looked at.
-      if (opts.fs !== host || opts.key !== key) {
+      if (opts.key !== key) {
         for (const path of realOf.keys()) dirtyPaths.add(path);
+        roots.clear();
+        moved = reread = undefined;
+      }
+      // Another change: any path may lead elsewhere and any file's comments may differ. Every
+      // path with problems is known, or already to be looked at: its real path is asked again,
+      // and a file its problems still lead to is only checked for what suppression reads (merging
+      // again is kept for files whose problems changed).
+      else if (opts.fs !== host) {
+        moved = realOf.keys();
+        reread = shown.keys();
+      }
+      if (opts.fs !== host || opts.key !== key) {
         host = opts.fs;
         key = opts.key;
         configs = new Map();
@@ -135,17 +195,30 @@ export function shownProblems(): ShownProblems {
       let n = 0;
       // At least one step per call: a call always gets on.
       const late = () => n++ > 0 && performance.now() > deadline;
+      /** The next of `items` (undefined once done) unless this call's time is up. */
+      const next = (items: Iterator<string> | undefined) => items && (late() ? null : items.next().value);
       for (const path of dirtyPaths) {
         if (late()) return undefined;
         dirtyPaths.delete(path);
         const real = workspace.has(path) || chain.some((d) => d.path === path) ? opts.fs.realPath(path) : undefined;
         for (const file of relink(path, real, realOf, pathsOf)) if (file !== undefined) dirtyFiles.add(file);
       }
+      for (let path; (path = next(moved)) !== undefined; ) {
+        if (path === null) return undefined;
+        const real = opts.fs.realPath(path);
+        if (real !== realOf.get(path)) for (const file of relink(path, real, realOf, pathsOf)) if (file !== undefined) dirtyFiles.add(file);
+      }
+      moved = undefined;
       for (const file of dirtyFiles) {
         if (late()) return undefined;
         dirtyFiles.delete(file);
-        make(file, opts);
+        make(file, opts, true);
       }
+      for (let file; (file = next(reread)) !== undefined; ) {
+        if (file === null) return undefined;
+        make(file, opts, false);
+      }
+      reread = undefined;
       const made = changed;
       changed = new Map();
       return made;
@@ -172,13 +245,13 @@ function relink(path: string, real: string | undefined, realOf: Map<string, stri
 }
 
 /** A file's problems made again from `input`: undefined when they are what they were. */
-function remake(file: string, input: Diagnostic[], before: Shown | undefined, opts: ShowOptions, off: readonly string[]): { shown?: Shown; out: Diagnostic[] } | undefined {
+function remake(file: string, input: Diagnostic[] | undefined, before: Shown | undefined, opts: ShowOptions, off: readonly string[]): { shown?: Shown; out: Diagnostic[] } | undefined {
   const read = readText(opts.fs, file);
-  const json = JSON.stringify(input);
+  const json = input ? JSON.stringify(input) : before!.input;
   const same = before?.input === json;
   // A change's cache keeps what it read of a file not written since: the same answer.
   if (same && before.read === read && String(before.off) === String(off)) return undefined;
-  const merged = same ? before.merged : mergeDiagnostics(input, { realPath: (p) => opts.fs.realPath(p), root: opts.root, home: opts.home, sep: opts.fs.path.sep });
+  const merged = same ? before.merged : mergeDiagnostics(input!, { realPath: (p) => opts.fs.realPath(p), root: opts.root, home: opts.home, sep: opts.fs.path.sep });
   const out = suppress(merged, opts.fs, [...opts.disabled, ...off]);
   return { shown: { input: json, merged, read, off, json: JSON.stringify(out) }, out };
 }

@@ -48,7 +48,7 @@ const SEVERITY: Record<Diagnostic['severity'], vscode.DiagnosticSeverity> = {
 class InstructionDiagnostics implements vscode.Disposable {
   private readonly collection = vscode.languages.createDiagnosticCollection(DIAGNOSTIC_SOURCE);
   /** The workspace's problems and the active chain's, merged file by file as they change. */
-  private readonly problems = shownProblems();
+  private readonly problems = shownProblems(DISK);
   /** The files with problems shown: the core diagnostic behind each, by `placeKey`. */
   private shown = new Map<string, Map<string, Diagnostic>>();
   /** Files made but not yet set: a publish of thousands of files sets them over several tasks. */
@@ -205,9 +205,8 @@ class InstructionDiagnostics implements vscode.Disposable {
     const generation = this.generation;
     const found = await this.model.worker.look(files.map((file) => ({ file, ...this.folderSettings(vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file))!) })));
     if (!found || generation !== this.generation || this.disposed) return;
-    const touched = new Set(files);
     // Only the pass knows which rule globs match no file: those stay as they were.
-    this.problems.replace((p) => touched.has(p), found, (d) => d.code === 'glob-no-match');
+    this.problems.replace({ paths: files }, found, (d) => d.code === 'glob-no-match');
     this.publish();
   }
 
@@ -226,7 +225,7 @@ class InstructionDiagnostics implements vscode.Disposable {
       if (!found) return false;
       workspace = found;
     }
-    this.problems.replace(() => true, workspace);
+    this.problems.replace('all', workspace);
     this.publish();
     return true;
   }
@@ -244,7 +243,7 @@ class InstructionDiagnostics implements vscode.Disposable {
     }
     const found = await this.ask(jobs, this.model.worker);
     if (!found) return false;
-    this.problems.replace((p) => jobs.some((job) => isInside(p, job.root, DISK)), found);
+    this.problems.replace({ folders: jobs.map((job) => job.root) }, found);
     this.publish();
     return true;
   }

@@ -14,10 +14,12 @@ import { MemoryFileSystem } from './doubles/memoryFs';
 // editor shows must be exactly what the whole pipeline over every problem gives: merged across
 // agents and across a link and its target, less what the settings, the folder's configuration
 // and the file's comments turn off. Over random sequences of check results, quick looks, passes
-// over some folders, active chains, disk changes and settings, with publishes cut short anywhere.
+// over some folders, active chains, disk changes, settings and workspace folders (one of them
+// inside another), with publishes cut short anywhere.
 
-const FOLDERS = ['/w', '/v'];
-const PATHS = ['/w/CLAUDE.md', '/w/AGENTS.md', '/w/sub/CLAUDE.md', '/w/link.md', '/w/sub/link.md', '/v/AGENTS.md'];
+/** The workspace folders there may be: `/w/sub` is one inside `/w` (a multi-root workspace may hold both). */
+const FOLDERS = ['/w', '/v', '/w/sub'];
+const PATHS = ['/w/CLAUDE.md', '/w/AGENTS.md', '/w/sub/CLAUDE.md', '/w/link.md', '/w/sub/link.md', '/v/AGENTS.md', '/w/subx/CLAUDE.md'];
 const TEXTS = [
   'plain\n',
   '<!-- instruction-lens-disable-file -->\n',
@@ -46,20 +48,23 @@ const diagnostics = fc.array(diagnostic, { maxLength: 12 });
 const disk = fc.record({
   texts: fc.array(fc.constantFrom(...TEXTS), { minLength: PATHS.length, maxLength: PATHS.length }),
   links: fc.tuple(fc.constantFrom(...LINK_TARGETS), fc.constantFrom(...LINK_TARGETS)),
-  configOff: fc.tuple(fc.subarray(CODES), fc.subarray(CODES)),
+  configOff: fc.tuple(fc.subarray(CODES), fc.subarray(CODES), fc.subarray(CODES)),
 });
 
 const op = fc.oneof(
   fc.record({ kind: fc.constant('workspace' as const), found: diagnostics }),
   fc.record({ kind: fc.constant('look' as const), touched: fc.subarray(PATHS, { minLength: 1 }), found: diagnostics }),
-  fc.record({ kind: fc.constant('folders' as const), roots: fc.subarray(['/w/sub', '/v', '/w'], { minLength: 1 }), found: diagnostics }),
+  // A pass over some folders: workspace folders, folders in them, the disk's root.
+  fc.record({ kind: fc.constant('folders' as const), roots: fc.subarray(['/w/sub', '/v', '/w', '/w/subx', '/'], { minLength: 1 }), found: diagnostics }),
   fc.record({ kind: fc.constant('chain' as const), list: diagnostics }),
   fc.record({ kind: fc.constant('disk' as const), disk }),
   fc.record({ kind: fc.constant('settings' as const), disabled: fc.subarray(CODES), home: fc.constantFrom('/home/u', '/w') }),
   fc.record({ kind: fc.constant('off' as const) }),
+  // Workspace folders added or removed.
+  fc.record({ kind: fc.constant('workspaceFolders' as const), folders: fc.subarray(FOLDERS) }),
 );
 
-type Disk = { texts: string[]; links: [string | undefined, string | undefined]; configOff: [string[], string[]] };
+type Disk = { texts: string[]; links: [string | undefined, string | undefined]; configOff: [string[], string[], string[]] };
 
 function makeFs(d: Disk): CachedFileSystem {
   const mem = new MemoryFileSystem();
@@ -76,19 +81,20 @@ describe('ShownProblems: publishing what changed shows what publishing everythin
   it('random sequences of check results, chains, disks and settings, publishes cut short', () => {
     fc.assert(
       fc.property(disk, fc.array(fc.tuple(op, fc.constantFrom('all', 'slice', 'none')), { maxLength: 25 }), (first, steps) => {
-        let state = { disk: first as Disk, fs: makeFs(first as Disk), disabled: [] as string[], home: '/home/u' };
+        let state = { disk: first as Disk, fs: makeFs(first as Disk), disabled: [] as string[], home: '/home/u', folders: FOLDERS.slice(0, 2) };
         let workspace: Diagnostic[] = [];
         let chain: Diagnostic[] = [];
-        const shown = shownProblems();
+        const shown = shownProblems(state.fs);
         /** What the editor shows, as the extension sets it from `take()`. */
         let editor = new Map<string, Diagnostic[]>();
-        const root = (file: string) => FOLDERS.find((f) => isInside(file, f, state.fs));
+        // The innermost workspace folder holding the file, as VS Code's `getWorkspaceFolder` answers.
+        const root = (file: string) => state.folders.filter((f) => isInside(file, f, state.fs)).sort((a, b) => b.length - a.length)[0];
         const options = (): ShowOptions => ({
           fs: state.fs,
           root,
           home: state.home,
           disabled: state.disabled,
-          key: JSON.stringify([state.disabled, state.home]),
+          key: JSON.stringify([state.disabled, state.home, state.folders]),
         });
         const apply = (made: Map<string, Diagnostic[]> | undefined) => {
           for (const [file, list] of made ?? []) {
@@ -109,18 +115,18 @@ describe('ShownProblems: publishing what changed shows what publishing everythin
           switch (step.kind) {
             case 'workspace':
               workspace = step.found;
-              shown.replace(() => true, step.found);
+              shown.replace('all', step.found);
               break;
             case 'look': {
               const touched = new Set(step.touched);
               workspace = [...workspace.filter((d) => !touched.has(d.path) || d.code === 'glob-no-match'), ...step.found];
-              shown.replace((p) => touched.has(p), step.found, (d) => d.code === 'glob-no-match');
+              shown.replace({ paths: step.touched }, step.found, (d) => d.code === 'glob-no-match');
               break;
             }
             case 'folders': {
               const inScope = (p: string) => step.roots.some((r) => isInside(p, r, state.fs));
               workspace = [...workspace.filter((d) => !inScope(d.path)), ...step.found];
-              shown.replace(inScope, step.found);
+              shown.replace({ folders: step.roots }, step.found);
               break;
             }
             case 'chain':
@@ -136,6 +142,9 @@ describe('ShownProblems: publishing what changed shows what publishing everythin
             case 'off':
               shown.forget();
               editor = new Map();
+              break;
+            case 'workspaceFolders':
+              state = { ...state, folders: step.folders };
               break;
           }
           if (publish === 'slice') {
@@ -156,20 +165,80 @@ describe('ShownProblems: publishing what changed shows what publishing everythin
   });
 
   it('a publish cut short shows nothing until it is done, and a new check result makes only its own files again', () => {
-    const fs = makeFs({ texts: PATHS.map(() => 'plain\n'), links: [undefined, undefined], configOff: [[], []] });
+    const fs = makeFs({ texts: PATHS.map(() => 'plain\n'), links: [undefined, undefined], configOff: [[], [], []] });
     const problem = (path: string, line: number): Diagnostic => ({ path, line, column: 0, endLine: line, endColumn: 1, severity: 'warning', code: 'import-missing', message: `m${line}`, agents: ['claude-code'] });
-    const shown = shownProblems();
+    const shown = shownProblems(fs);
     const options: ShowOptions = { fs, root: () => '/w', disabled: [], key: '' };
-    shown.replace(() => true, PATHS.map((p, i) => problem(p, i)));
+    shown.replace('all', PATHS.map((p, i) => problem(p, i)));
     assert.equal(shown.update(options, -Infinity), undefined);
     let made;
     while (!(made = shown.update(options, -Infinity)));
     assert.deepStrictEqual([...made.keys()].sort(), [...PATHS].sort());
     // A pass over /v: only its file is made again.
-    shown.replace((p) => p.startsWith('/v/'), [problem('/v/AGENTS.md', 9)]);
+    shown.replace({ folders: ['/v'] }, [problem('/v/AGENTS.md', 9)]);
     assert.deepStrictEqual([...shown.update(options)!.keys()], ['/v/AGENTS.md']);
     // The same answer again: nothing changes.
-    shown.replace((p) => p.startsWith('/v/'), [problem('/v/AGENTS.md', 9)]);
+    shown.replace({ folders: ['/v'] }, [problem('/v/AGENTS.md', 9)]);
     assert.deepStrictEqual([...shown.update(options)!.keys()], []);
+  });
+
+  describe('a pass over some folders replaces the problems under them only', () => {
+    const problem = (path: string, line: number): Diagnostic => ({ path, line, column: 0, endLine: line, endColumn: 1, severity: 'warning', code: 'import-missing', message: `m${line}`, agents: ['claude-code'] });
+    const lines = (made: Map<string, Diagnostic[]> | undefined) => new Map([...made!].map(([file, list]) => [file, list.map((d) => d.line)]));
+    const start = (fs: CachedFileSystem, root: (file: string) => string | undefined, found: Diagnostic[]) => {
+      const shown = shownProblems(fs);
+      const options: ShowOptions = { fs, root, disabled: [], key: '' };
+      shown.replace('all', found);
+      shown.update(options);
+      return { shown, options };
+    };
+
+    it('workspace folders one inside another: a pass over the inner one leaves the outer one and a sibling whose name starts alike', () => {
+      const fs = makeFs({ texts: PATHS.map(() => 'plain\n'), links: [undefined, undefined], configOff: [[], [], []] });
+      const root = (file: string) => ['/w/sub', '/w', '/v'].find((f) => isInside(file, f, fs));
+      const { shown, options } = start(fs, root, [problem('/w/CLAUDE.md', 1), problem('/w/sub/CLAUDE.md', 2), problem('/w/subx/CLAUDE.md', 3)]);
+      shown.replace({ folders: ['/w/sub'] }, [problem('/w/sub/CLAUDE.md', 4)]);
+      assert.deepStrictEqual(lines(shown.update(options)), new Map([['/w/sub/CLAUDE.md', [4]]]));
+      // The outer folder's pass takes the inner one's files with it; its own root given with a separator at its end.
+      shown.replace({ folders: ['/w/', '/w/sub'] }, [problem('/w/subx/CLAUDE.md', 5)]);
+      assert.deepStrictEqual(lines(shown.update(options)), new Map([['/w/CLAUDE.md', []], ['/w/sub/CLAUDE.md', []], ['/w/subx/CLAUDE.md', [5]]]));
+    });
+
+    it("a link in one folder to a file in another: its problems are replaced by its own folder's pass, and shown at the target with the target's own", () => {
+      const fs = makeFs({ texts: PATHS.map(() => 'plain\n'), links: [undefined, '/v/AGENTS.md'], configOff: [[], [], []] });
+      const root = (file: string) => ['/w', '/v'].find((f) => isInside(file, f, fs));
+      const { shown, options } = start(fs, root, [problem('/w/sub/link.md', 1), problem('/v/AGENTS.md', 2)]);
+      // The target's folder: the link's problem stays.
+      shown.replace({ folders: ['/v'] }, [problem('/v/AGENTS.md', 3)]);
+      assert.deepStrictEqual(lines(shown.update(options)), new Map([['/v/AGENTS.md', [1, 3]]]));
+      // The link's folder: the target's own problem stays.
+      shown.replace({ folders: ['/w/sub'] }, []);
+      assert.deepStrictEqual(lines(shown.update(options)), new Map([['/v/AGENTS.md', [3]]]));
+    });
+
+    it('a folder removed from the workspace: the next whole answer clears its files, and a pass over another folder leaves them', () => {
+      const fs = makeFs({ texts: PATHS.map(() => 'plain\n'), links: [undefined, undefined], configOff: [[], [], []] });
+      let folders = ['/w', '/v'];
+      const root = (file: string) => folders.find((f) => isInside(file, f, fs));
+      const { shown } = start(fs, root, [problem('/w/CLAUDE.md', 1), problem('/v/AGENTS.md', 2)]);
+      folders = ['/w'];
+      const options: ShowOptions = { fs, root, disabled: [], key: 'w' };
+      shown.replace({ folders: ['/w'] }, [problem('/w/CLAUDE.md', 1)]);
+      assert.deepStrictEqual(lines(shown.update(options)), new Map());
+      shown.replace('all', [problem('/w/CLAUDE.md', 1)]);
+      assert.deepStrictEqual(lines(shown.update(options)), new Map([['/v/AGENTS.md', []]]));
+    });
+
+    it('on a disk that ignores case (Windows), by the names as the disk compares them', () => {
+      const mem = new MemoryFileSystem({}, { platform: 'win32', caseInsensitive: true });
+      const files = ['C:\\W\\Sub\\CLAUDE.md', 'c:\\w\\sub\\deep\\AGENTS.md', 'C:\\W\\Subx\\CLAUDE.md', 'D:\\W\\Sub\\CLAUDE.md'];
+      for (const file of files) mem.write(file, 'plain\n');
+      const fs = CachedFileSystem.of(mem);
+      const { shown, options } = start(fs, () => undefined, files.map((file, i) => problem(file, i)));
+      shown.replace({ folders: ['C:\\w\\SUB'] }, []);
+      assert.deepStrictEqual([...shown.update(options)!.keys()].sort(), [files[0], files[1]].sort());
+      shown.replace({ folders: ['c:\\'] }, []);
+      assert.deepStrictEqual([...shown.update(options)!.keys()], [files[2]]);
+    });
   });
 });
