@@ -51,6 +51,9 @@ class InstructionDiagnostics implements vscode.Disposable {
   private readonly problems = shownProblems(DISK);
   /** The files with problems shown: the core diagnostic behind each, by `placeKey`. */
   private shown = new Map<string, Map<string, Diagnostic>>();
+  /** The missing import targets of the problems shown, with how many name each; `targetsMoved`: one came or went since the watcher was told. */
+  private targets = new Map<string, number>();
+  private targetsMoved = false;
   /** Files made but not yet set: a publish of thousands of files sets them over several tasks. */
   private unset = new Map<string, Diagnostic[]>();
   private publishing: ReturnType<typeof setImmediate> | undefined;
@@ -278,6 +281,7 @@ class InstructionDiagnostics implements vscode.Disposable {
       this.problems.forget();
       this.collection.clear();
       this.shown = new Map();
+      this.targets = new Map();
       this.unset = new Map();
       return this.watcher.track('diagnostics', []);
     }
@@ -319,15 +323,32 @@ class InstructionDiagnostics implements vscode.Disposable {
       if (performance.now() > deadline) return this.publishSoon();
       this.unset.delete(file);
       const uri = vscode.Uri.file(file);
+      this.count(this.shown.get(file), -1);
       if (!all.length) {
         if (this.shown.delete(file)) this.collection.delete(uri);
         continue;
       }
-      this.shown.set(file, new Map(all.map((d) => [placeKey(d.line, d.column, d.code, SEVERITY[d.severity]), d])));
+      const problems = new Map(all.map((d) => [placeKey(d.line, d.column, d.code, SEVERITY[d.severity]), d]));
+      this.shown.set(file, problems);
+      this.count(problems, 1);
       this.collection.set(uri, all.map(toVscode));
     }
     // Creating a missing import target must clear its diagnostic, though no pattern matches it.
-    this.watcher.track('diagnostics', [...this.shown.values()].flatMap((m) => [...m.values()].flatMap((d) => d.data?.target ?? [])));
+    if (this.targetsMoved) this.watcher.track('diagnostics', [...this.targets.keys()]);
+    this.targetsMoved = false;
+  }
+
+  /** Count a file's problems' missing import targets in or out (`by`), as its problems are shown or go. */
+  private count(problems: Map<string, Diagnostic> | undefined, by: number): void {
+    for (const d of problems?.values() ?? []) {
+      const target = d.data?.target;
+      if (!target) continue;
+      const n = (this.targets.get(target) ?? 0) + by;
+      if (n) this.targets.set(target, n);
+      else this.targets.delete(target);
+      // A target first counted, or no longer.
+      if (n === (by > 0 ? 1 : 0)) this.targetsMoved = true;
+    }
   }
 
   /** Publish after the task under way (changes in a row publish once). */
