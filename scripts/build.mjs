@@ -35,9 +35,9 @@ const common = {
  */
 function cliEntry() {
   // The loader reads the bundles as Latin-1, the same as UTF-8 on ASCII only (esbuild's default
-  // `charset`). A --dev bundle keeps the sources' comments, whose other characters read as
-  // Latin-1 change nothing the bundle does.
-  for (const file of CLI_BUNDLES) {
+  // `charset`), and so does the extension's of the core (src/codeCache.ts). A --dev bundle keeps
+  // the sources' comments, whose other characters read as Latin-1 change nothing the bundle does.
+  for (const file of [...CLI_BUNDLES, 'dist/core.js']) {
     if (!dev && /[^\x00-\x7f]/.test(readFileSync(file, 'latin1'))) throw new Error(`${file} is not ASCII: the loader reads it as Latin-1`);
   }
   copyFileSync('scripts/cliLoader.cjs', 'dist/cli.js');

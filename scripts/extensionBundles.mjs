@@ -93,7 +93,7 @@ export function withoutSetUp(text, file) {
 const SIDE_EFFECT_FREE = /[\\/]node_modules[\\/](yaml|jsonc-parser)[\\/]/;
 
 /** Modules in more than one bundle on purpose: constants and functions, no state. */
-const SHARED = new Set(['src/vscode/ids.ts', 'src/vscode/checkThread.ts']);
+const SHARED = new Set(['src/vscode/ids.ts', 'src/vscode/checkThread.ts', 'src/codeCache.ts']);
 
 /** The files the .vsix ships for the extension (.vscodeignore lists the same). */
 export const extensionFiles = () => EXTENSION_BUNDLES.map((b) => `dist/${b.name}.js`);

@@ -1,6 +1,8 @@
 // The extension's worker thread (dist/checkWorker.js): the diagnostics' `check` passes and quick
 // looks (src/core/checkService.ts), run here so the extension host's thread, which every other
 // extension and the editor share, never waits for them. Only the core: no `vscode` here.
+// First, the core's bundle with its code cache, before the imports below require it.
+import './workerCodeCache';
 import { parentPort, workerData } from 'node:worker_threads';
 import { CheckService, type CheckMessage } from './core/checkService';
 import { probeCaseAt } from './core/fs';

@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { loadBundle } from './codeCache';
 import type * as LensModule from './vscode/lens';
 import type { Lens } from './vscode/lens';
 import { startCheckThread, type CheckThread } from './vscode/checkThread';
@@ -55,7 +57,10 @@ export function activate(context: vscode.ExtensionContext): InstructionLensApi {
     () => {
       if (!lens && !failure) thread = threadAhead(context, log, () => !!lens);
     },
-    loadCore,
+    // The core (src/core, the agents' profiles and their libraries), a bundle of its own, with
+    // the code cache the worker threads write (src/codeCache.ts); when that fails, the rest's
+    // `require` of it loads it.
+    () => loadBundle(join(__dirname, 'core.js'), context.globalStorageUri.fsPath),
     () => {
       try {
         lensModule();
@@ -104,19 +109,10 @@ function contributedCommands(context: vscode.ExtensionContext): string[] {
   return (manifest.contributes?.commands ?? []).map((c) => c.command);
 }
 
-/**
- * The core (src/core, the agents' profiles and their libraries), which the extension's build
- * keeps in a bundle of its own: loading any of it loads that bundle.
- */
-function loadCore(): void {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  require('./core/chain');
-}
-
 /** The chains' worker thread, started ahead of the rest (undefined when it could not be: the rest starts one when it first asks). */
 function threadAhead(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, restStarted: () => boolean): CheckThread | undefined {
   try {
-    const started = startCheckThread(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath);
+    const started = startCheckThread(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, context.globalStorageUri.fsPath);
     // Stopped with the extension when the rest never started (it stops the thread otherwise).
     context.subscriptions.push({ dispose: () => void (restStarted() || started.worker.terminate()) });
     return started;
@@ -127,7 +123,7 @@ function threadAhead(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 }
 
 /** Runs each step in a task of its own, one after the other. */
-function inTasks(steps: (() => void)[]): void {
+function inTasks(steps: (() => unknown)[]): void {
   const [step, ...next] = steps;
   if (step)
     setTimeout(() => {

@@ -89,8 +89,10 @@ export class ActiveChainModel implements vscode.Disposable {
     since = performance.now(),
     /** The worker thread, when activation started it (loading its code while this part loaded). */
     thread?: CheckThread,
+    /** Where the worker threads keep the core's code cache (src/codeCache.ts). */
+    codeCacheDir?: string,
   ) {
-    this.worker = new CheckWorker(log, undefined, thread);
+    this.worker = new CheckWorker(log, undefined, thread, codeCacheDir);
     this.disposables.push(
       this.worker,
       vscode.window.onDidChangeActiveTextEditor(() => this.followEditor()),

@@ -12,10 +12,13 @@ export interface CheckThread {
   readonly stopped: () => boolean;
 }
 
-/** Starts dist/checkWorker.js (`caseProbeDir`: the volume the extension asks about, so names compare as they do here). */
-export function startCheckThread(caseProbeDir: string | undefined): CheckThread {
+/**
+ * Starts dist/checkWorker.js (`caseProbeDir`: the volume the extension asks about, so names
+ * compare as they do here; `codeCacheDir`: where the core's code cache is, src/codeCache.ts).
+ */
+export function startCheckThread(caseProbeDir: string | undefined, codeCacheDir: string | undefined): CheckThread {
   const worker = new Worker(path.join(__dirname, 'checkWorker.js'), {
-    workerData: { caseProbeDir },
+    workerData: { caseProbeDir, codeCacheDir },
     // Its heap is the extension host's memory too: a young generation of 8 MB rather than V8's
     // 48 MB costs more, shorter collections of what a pass leaves behind. Past the old
     // generation's cap the worker stops (logged), and the next request starts another.

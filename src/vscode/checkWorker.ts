@@ -35,11 +35,13 @@ export class CheckWorker implements vscode.Disposable {
    * was asked for this long: its memory (its heap and cache) goes back, and the next request
    * starts another, which reads the disk anew.
    * @param early a thread started ahead (src/extension.ts), used for the first request
+   * @param codeCacheDir where the core's code cache is (src/codeCache.ts)
    */
   constructor(
     private readonly log?: vscode.LogOutputChannel,
     private readonly idleStopMs?: number,
     private early?: CheckThread,
+    readonly codeCacheDir?: string,
   ) {}
 
   /** The watcher saw a change: `written`, only these files' contents; undefined, anything. */
@@ -112,7 +114,7 @@ export class CheckWorker implements vscode.Disposable {
     if (this.worker) return this.worker;
     const early = this.early;
     this.early = undefined;
-    const { worker } = early && !early.stopped() ? early : startCheckThread(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath);
+    const { worker } = early && !early.stopped() ? early : startCheckThread(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, this.codeCacheDir);
     worker.on('message', (answer: CheckAnswer) => {
       const resolve = this.pending.get(answer.id);
       this.pending.delete(answer.id);

@@ -89,7 +89,7 @@ class InstructionDiagnostics implements vscode.Disposable {
     private readonly watcher: InstructionWatcher,
     log?: vscode.LogOutputChannel,
   ) {
-    this.passes = new CheckWorker(log, PASS_WORKER_IDLE_MS);
+    this.passes = new CheckWorker(log, PASS_WORKER_IDLE_MS, undefined, model.worker.codeCacheDir);
     this.disposables.push(
       this.passes,
       // An editor switch publishes in a task of its own, once the views have followed the switch:

@@ -38,7 +38,7 @@ export function startLens(context: vscode.ExtensionContext, surface: Surface, lo
   void settings.ready().then(() => log.info(`Agents enabled: ${settings.enabledProfiles().map((p) => `${p.agent} (${p.id}, models ${p.agentVersion})`).join('; ')}`));
   const watcher = new InstructionWatcher(settings);
   const redetect = watcher.onDidChange((paths) => detection.changed(paths, watcher.structural));
-  const model = new ActiveChainModel(context.workspaceState, settings, watcher, log, activatedAt, thread);
+  const model = new ActiveChainModel(context.workspaceState, settings, watcher, log, activatedAt, thread, context.globalStorageUri.fsPath);
   const verifications = new Verifications(context.globalState);
   const chainView = registerChainView(surface, model, verifications);
   const budgetStatus = registerBudgetStatus(surface.statusItem, model, verifications);

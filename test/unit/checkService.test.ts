@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { after, before, describe, it } from 'node:test';
+import { loadBundle, writeCodeCache } from '../../src/codeCache';
 import { refreshHost, resolveChain } from '../../src/core/chain';
 import { check, listFiles } from '../../src/core/check';
 import { NodeFileSystem } from '../../src/core/fs';
@@ -197,10 +198,32 @@ describe('the extension\'s checking service', () => {
 });
 
 describe('the worker thread (dist/checkWorker.js, as the extension starts it)', () => {
-  it('answers a pass as the service does', async () => {
-    const bundle = path.resolve('dist', 'checkWorker.js');
-    assert.ok(nodeFs.existsSync(bundle), 'dist/checkWorker.js is built with the extension');
-    const worker = new Worker(bundle, { workerData: { caseProbeDir: root } });
+  /** A global storage folder holding the core's code cache, as a worker thread writes it (src/codeCache.ts). */
+  function storageWithCache(): string {
+    const storage = nodeFs.mkdtempSync(path.join(os.tmpdir(), 'il-storage-'));
+    // A copy of the core's bundle, compiled here (the same bundle as the worker's would be taken from this thread's compilation cache).
+    const copy = path.join(nodeFs.mkdtempSync(path.join(os.tmpdir(), 'il-dist-')), 'core.js');
+    nodeFs.copyFileSync(path.resolve('dist', 'core.js'), copy);
+    const loaded = loadBundle(copy, storage);
+    assert.ok(loaded);
+    writeCodeCache(loaded);
+    assert.equal(nodeFs.readdirSync(storage).length, 1);
+    return storage;
+  }
+
+  for (const [storage, what] of [
+    [() => undefined, 'without a storage folder'],
+    [() => nodeFs.mkdtempSync(path.join(os.tmpdir(), 'il-storage-')), 'without a code cache'],
+    [storageWithCache, 'with a code cache'],
+  ] as const)
+    it(`answers a pass as the service does, ${what}`, async () => {
+      const bundle = path.resolve('dist', 'checkWorker.js');
+      assert.ok(nodeFs.existsSync(bundle), 'dist/checkWorker.js is built with the extension');
+      const worker = new Worker(bundle, { workerData: { caseProbeDir: root, codeCacheDir: storage() } });
+      await passAsTheServiceDoes(worker);
+    });
+
+  async function passAsTheServiceDoes(worker: Worker) {
     try {
       const answer = await new Promise<CheckAnswer>((resolve, reject) => {
         worker.once('message', resolve);
@@ -213,7 +236,7 @@ describe('the worker thread (dist/checkWorker.js, as the extension starts it)', 
     } finally {
       await worker.terminate();
     }
-  });
+  }
 });
 
 describe('the work tree as git lists it', () => {
