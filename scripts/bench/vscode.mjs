@@ -16,6 +16,8 @@ import { build } from 'esbuild';
 import { extensionFiles } from '../extensionBundles.mjs';
 import { chromiumArgs, chromiumPath, ensureHost, hostDir, isNoise, startServer, workbenchUrl } from '../testHost.mjs';
 
+/** The extension's id, its global storage's folder. */
+const EXTENSION_ID = 'instruction-lens.instruction-lens';
 /** How long one window may take, all phases together. */
 const WINDOW_TIMEOUT_MS = 20 * 60_000;
 
@@ -55,7 +57,17 @@ export async function benchVscode({ repo, tree, work, switches = 20, edits = 3, 
     const config = { withExtension, ...plan, edits, out: path.join(work, `vscode-${name}.json`), profileDir, name };
     const configFile = path.join(work, `vscode-${name}.config.json`);
     fs.writeFileSync(configFile, JSON.stringify(config));
+    // IL_BENCH_CODE_CACHE=<folder>: the extension's global storage, where its worker threads
+    // write the core's code cache (src/codeCache.ts), kept there from one run to the next (a
+    // first start without it, the next ones with it: the build must be the same).
+    const kept = withExtension && process.env.IL_BENCH_CODE_CACHE ? path.resolve(process.env.IL_BENCH_CODE_CACHE) : undefined;
+    const storage = path.join(work, `vscode-data-${name}`, 'User', 'globalStorage', EXTENSION_ID);
+    if (kept && fs.existsSync(kept)) fs.cpSync(kept, storage, { recursive: true });
     figures[name] = await runWindow({ work, name, copy, extDir, entry: path.join(entryDir, 'index.js'), configFile, home, out: config.out });
+    if (kept && fs.existsSync(storage)) {
+      fs.rmSync(kept, { recursive: true, force: true });
+      fs.cpSync(storage, kept, { recursive: true });
+    }
     // The window's logs (the extension's own channel among them) beside its profiles.
     if (profileDir) fs.cpSync(path.join(work, `vscode-data-${name}`, 'logs'), path.join(profileDir, `${name}-logs`), { recursive: true });
     // And its figures, whose stalls (each with its time) line up with the profiles and the logs.

@@ -115,6 +115,7 @@ async function measure(config: Config, result: Record<string, unknown>): Promise
     if (!extension) throw new Error('the extension is not installed in this window');
     if (extension.isActive) throw new Error('the extension was active before the bench activated it: activation cannot be timed');
     const timed = timeActivation(fs.realpathSync(path.join(extension.extensionPath, (extension.packageJSON as { main: string }).main)));
+    const core = timeCoreLoad(fs.realpathSync(path.join(extension.extensionPath, 'dist', 'core.js')));
     const activating = performance.now();
     lens = await extension.activate();
     const activated = performance.now();
@@ -130,6 +131,7 @@ async function measure(config: Config, result: Record<string, unknown>): Promise
     await waitFor(() => lens!.model.current?.uri.fsPath === config.first && lens!.model.current.chain.sources.length > 0, 'the first chain', 120_000);
     result.firstChainMs = performance.now() - activated;
     result.firstChainSources = lens.model.current!.chain.sources.length;
+    result.coreLoad = core;
     // The first problems shown (the active chain's own, or the whole-workspace check's).
     const checked = await waitFor(() => countDiagnostics() > 0, 'the first diagnostics', 300_000).then(
       () => performance.now() - activated,
@@ -144,6 +146,7 @@ async function measure(config: Config, result: Record<string, unknown>): Promise
   });
   await settle();
   result.startup = startup.stop();
+  if (lens) result.firstChainLogged = firstChainLogged(lens.logUri);
   // Over the start-up's event-loop figure's span, so its longest block is in the profile.
   if (profiler) await profiler.stop(path.join(config.profileDir!, `${config.name}-startup.cpuprofile`));
 
@@ -246,6 +249,70 @@ function timeActivation(main: string): { loadMs: number; activateMs: number } {
     };
   };
   return times;
+}
+
+/**
+ * The extension host's load of the core's bundle (dist/core.js) in its own task after activation:
+ * compiled (with or without its code cache, src/codeCache.ts) and run, or loaded by Node's
+ * loader when the extension falls back to it.
+ */
+function timeCoreLoad(file: string): { ms: number; cached?: boolean } {
+  const times: { ms: number; cached?: boolean } = { ms: NaN };
+  // Node's own module object (an import would be the bundle's copy of it), whose `Script` the extension reads when it loads.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const vm = require('node:vm') as typeof import('node:vm');
+  const { Script } = vm;
+  const proto = (Module as unknown as { prototype: { load(this: unknown, filename: string): void } }).prototype;
+  const load = proto.load;
+  const restore = () => {
+    vm.Script = Script;
+    proto.load = load;
+  };
+  proto.load = function (this: unknown, filename: string) {
+    if (filename !== file) return load.call(this, filename);
+    restore();
+    const started = performance.now();
+    load.call(this, filename);
+    times.ms = performance.now() - started;
+  };
+  vm.Script = class extends Script {
+    constructor(code: string, options?: import('node:vm').ScriptOptions) {
+      const started = performance.now();
+      super(code, options);
+      if (options?.filename !== file) return;
+      restore();
+      times.cached = this.cachedDataRejected === false;
+      const compiled = performance.now() - started;
+      const run = this.runInThisContext.bind(this);
+      this.runInThisContext = (o) => {
+        const wrapper = run(o) as (...args: unknown[]) => unknown;
+        return function (this: unknown, ...args: unknown[]) {
+          const called = performance.now();
+          try {
+            return wrapper.apply(this, args);
+          } finally {
+            times.ms = compiled + performance.now() - called;
+          }
+        };
+      };
+    }
+  };
+  return times;
+}
+
+/**
+ * The first chain's line in the extension's log: its time, and its wait for the worker thread
+ * (loading) and the worker's own. The channel's file is in the extension host's log folder (under
+ * the extension's id, or another name for an extension under development).
+ */
+function firstChainLogged(logUri: vscode.Uri): { ms: number; queuedMs: number; workerMs: number } | undefined {
+  const host = path.dirname(logUri.fsPath);
+  for (const dir of fs.existsSync(host) ? fs.readdirSync(host) : []) {
+    const file = path.join(host, dir, 'Instruction Lens.log');
+    const line = fs.existsSync(file) && /Refreshed .* in ([\d.]+) ms: .*; queued ([\d.]+) ms, the worker ([\d.]+) ms/.exec(fs.readFileSync(file, 'utf8'));
+    if (line) return { ms: Number(line[1]), queuedMs: Number(line[2]), workerMs: Number(line[3]) };
+  }
+  return undefined;
 }
 
 /** Each switch: the editor shown (both windows), and in the extension's window the chain following it. */
