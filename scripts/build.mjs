@@ -28,10 +28,13 @@ const common = {
 /**
  * dist/cli.js: the loader (scripts/cliLoader.cjs) that runs the bundle with V8's code cache of
  * it, and the parsers' bundles (the extension's dist/marked.js and dist/yaml.js) with theirs when
- * a text needs them. The caches are made here by a chain on the demo, which needs both parsers
- * (what a run compiled is cached; the rest compiles lazily as usual): one run for the CLI's,
- * under V8's default flags, one for the parsers', under the flag the loader sets before it loads
- * a parser. Loading the bundle cost about 1.7× Node's own start-up without a cache.
+ * a text needs them. The caches are made here by running the CLI on the demo (what a run compiled
+ * is cached, with what it read from the cache; the rest compiles lazily as usual): `check`'s
+ * (cli.bundle.js.check.cache) by a check of every agent in JSON and one of the detected agents in
+ * text, the other commands' (cli.bundle.js.cache) by a chain, which needs both parsers; then the
+ * same runs again for the parsers' caches, under the flag the loader sets before it loads a
+ * parser (the CLI's are made under V8's default flags). Loading the bundle cost about 1.7× Node's
+ * own start-up without a cache.
  */
 function cliEntry() {
   // The loader reads the bundles as Latin-1, the same as UTF-8 on ASCII only (esbuild's default
@@ -42,15 +45,23 @@ function cliEntry() {
   }
   copyFileSync('scripts/cliLoader.cjs', 'dist/cli.js');
   chmodSync('dist/cli.js', 0o755);
-  for (const file of CLI_BUNDLES) rmSync(`${file}.cache`, { force: true });
+  for (const file of CLI_CACHES) rmSync(file, { force: true });
+  const agents = spawnSync(process.execPath, ['dist/cli.js', 'agents', '--json'], { encoding: 'utf8' });
+  if (agents.status !== 0) throw new Error(`dist/cli.js agents failed (exit ${agents.status}):\n${agents.stderr}`);
+  const every = JSON.parse(agents.stdout).flatMap((a) => ['--agent', a.id]);
+  const runs = [
+    ['check', 'demo', ...every, '--format', 'json'],
+    ['check', 'demo'],
+    ['chain', 'demo/packages/api/src/routes/orders.ts', '--json'],
+  ];
   for (const caches of ['cli', 'parsers']) {
-    const r = spawnSync(process.execPath, ['dist/cli.js', 'chain', 'demo/packages/api/src/routes/orders.ts', '--json'], {
-      env: { ...process.env, INSTRUCTION_LENS_WRITE_CODE_CACHE: caches },
-      encoding: 'utf8',
-    });
-    if (r.status !== 0) throw new Error(`making the CLI's code cache (${caches}) failed (exit ${r.status}):\n${r.stderr}`);
+    for (const argv of runs) {
+      const r = spawnSync(process.execPath, ['dist/cli.js', ...argv], { env: { ...process.env, INSTRUCTION_LENS_WRITE_CODE_CACHE: caches }, encoding: 'utf8' });
+      // check's exit 1: the demo has a problem to show.
+      if (r.status !== 0 && !(argv[0] === 'check' && r.status === 1)) throw new Error(`making the CLI's code cache (${caches}: ${argv.join(' ')}) failed (exit ${r.status}):\n${r.stderr}`);
+    }
   }
-  for (const file of CLI_BUNDLES) if (!existsSync(`${file}.cache`)) throw new Error(`the chain on the demo made no code cache of ${file}`);
+  for (const file of CLI_CACHES) if (!existsSync(file)) throw new Error(`the runs on the demo made no code cache ${file}`);
 }
 
 function testFiles(dir) {
@@ -63,8 +74,9 @@ function testFiles(dir) {
   return out;
 }
 
-/** What the CLI runs (scripts/cliLoader.cjs), each with its code cache; the npm package ships them (.npmignore). */
+/** What the CLI runs (scripts/cliLoader.cjs), and their code caches; the npm package ships them (.npmignore). */
 const CLI_BUNDLES = ['dist/cli.bundle.js', 'dist/marked.js', 'dist/yaml.js'];
+const CLI_CACHES = ['dist/cli.bundle.js.check.cache', ...CLI_BUNDLES.map((file) => `${file}.cache`)];
 
 const profiles = 'out/manifest/profiles.js';
 const jobs = [

@@ -1,8 +1,12 @@
 #!/usr/bin/env node
 // The command-line tool's entry (dist/cli.js, written by scripts/build.mjs): runs the bundle
-// beside it (cli.bundle.js) with V8's code cache of it (cli.bundle.js.cache, made at build time
-// by running a chain), so a run skips most of compiling the bundle: on Node 20, which has no
+// beside it (cli.bundle.js) with V8's code cache of it (made at build time by running the
+// commands on the demo), so a run skips most of compiling the bundle: on Node 20, which has no
 // compile cache of its own, that is most of what loading it costs beyond Node's start-up.
+// `check` runs far more of the bundle than the other commands (the walk, every profile's
+// checks, the merge, the formats: about 25 ms of compiling a run without them) and has a cache
+// of its own, cli.bundle.js.check.cache: in the others' cache, cli.bundle.js.cache, its
+// functions would cost every chain the time to deserialize them (twice the size, 3 ms more).
 // The markdown and YAML parsers are bundles of their own (marked.js, yaml.js, the extension's),
 // each with its code cache, loaded when a text first needs them (src/core/lazy.ts): a chain
 // whose files need neither reads, deserializes and sets up neither.
@@ -19,10 +23,10 @@ const writing = process.env.INSTRUCTION_LENS_WRITE_CODE_CACHE;
 const PARSERS = new Set(['./marked.js', './yaml.js']);
 const parsers = new Map();
 
-/** Runs one bundle of dist/ with its code cache and returns its exports. */
-function run(name, requireIn, cacheIt) {
+/** Runs one bundle of dist/ with its code cache (`dist/<name><cache>`) and returns its exports. */
+function run(name, cache, requireIn, cacheIt) {
   const file = path.join(__dirname, name);
-  const cacheFile = `${file}.cache`;
+  const cacheFile = `${file}${cache}`;
   let cachedData;
   try {
     cachedData = fs.readFileSync(cacheFile);
@@ -57,10 +61,11 @@ function bundleRequire(id) {
     // parser is compiled, so that its code cache (whose check covers V8's flags) is made and read
     // under the same flags; the build makes the CLI bundle's cache in a run that does not set it.
     if (parsers.size === 0 && writing !== 'cli') require('node:v8').setFlagsFromString('--regexp-tier-up-ticks=0');
-    parser = run(id.slice(2), require, writing === 'parsers');
+    parser = run(id.slice(2), '.cache', require, writing === 'parsers');
     parsers.set(id, parser);
   }
   return parser;
 }
 
-run('cli.bundle.js', bundleRequire, writing === 'cli');
+// Any argument `check`, as the command follows options: a path named so only picks the other cache.
+run('cli.bundle.js', process.argv.includes('check', 2) ? '.check.cache' : '.cache', bundleRequire, writing === 'cli');
