@@ -1,6 +1,9 @@
 import { CarriedMap, MISSING } from './carriedMap';
 import type { DirEntry, FileStat, FileSystem, PathApi } from './fs';
 
+/** The largest folder (its size as `stat` gives it: one block of an ext4 folder, about 100 names) listed to answer `stat`. */
+const GLANCE_MAX_BYTES = 4096;
+
 /**
  * One refresh's view of the disk: every `stat`, `lstat`, listing, read and real path asked of
  * the file system it wraps is answered once, for every profile and every chain of the refresh.
@@ -29,6 +32,8 @@ export class CachedFileSystem implements FileSystem {
   private readonly prefixes = new Map<string, { bytes: Uint8Array } | { error: unknown }>();
   private readonly names = new Map<string, string[]>();
   private readonly memos = new Map<string, unknown>();
+  /** Each folder `glance` listed: its names, or false when it did not. */
+  private readonly glanced = new Map<string, Set<string> | false>();
 
   readonly path: PathApi;
 
@@ -89,11 +94,39 @@ export class CachedFileSystem implements FileSystem {
     const known = this.stats.find(parent);
     if (known !== MISSING && known?.type !== 'dir') return true;
     if (this.inner.caseInsensitive) return false;
-    const names = this.listed.get(parent);
     const name = path.basename(p);
     // `.`, `..` and a trailing separator name no entry of the listing; a name beyond ASCII may be
     // listed in another Unicode normalization than asked (macOS), and still open.
-    return !!names && name !== '.' && name !== '..' && /^[\x20-\x7e]+$/.test(name) && path.join(parent, name) === p && !names.has(name);
+    if (name === '.' || name === '..' || !/^[\x20-\x7e]+$/.test(name) || path.join(parent, name) !== p) return false;
+    const names = this.listed.get(parent) ?? this.glance(parent);
+    return !!names && !names.has(name);
+  }
+
+  /**
+   * The names of a folder listed to answer `absent`, the first time a name in it is asked: the
+   * profiles ask several in each folder they pass, most of them missing. Only a small folder
+   * (`GLANCE_MAX_BYTES`: listing one costs about what a `stat` per 20 names does). Not carried to
+   * the next refresh, nor kept for the next question (`relist`): a file made outside the
+   * workspace, where only the paths the agents read are watched, may be named by then.
+   */
+  private glance(dir: string): Set<string> | undefined {
+    let names = this.glanced.get(dir);
+    if (names === undefined) {
+      const st = this.stat(dir);
+      const listed = st?.type !== 'dir' || st.size > GLANCE_MAX_BYTES ? [] : (this.inner.readDirNames?.(dir) ?? this.inner.readDir(dir).map((e) => e.name));
+      // Nothing listed may be a folder that can be looked in but not listed (no read permission).
+      this.glanced.set(dir, (names = listed.length ? new Set(listed) : false));
+    }
+    return names || undefined;
+  }
+
+  /**
+   * Forget the folders `glance` listed, for the next question of a refresh that nothing reported
+   * a change to (`carryHost`): a file may have been made since where no watcher looks, outside the
+   * workspace. Every answer already given stays.
+   */
+  relist(): void {
+    this.glanced.clear();
   }
 
   /** Remember a folder's names, for `absent`. */
@@ -103,7 +136,7 @@ export class CachedFileSystem implements FileSystem {
 
   isSymlink(p: string): boolean {
     let link = this.links.get(p);
-    if (link === undefined) this.links.set(p, (link = this.inner.isSymlink(p)));
+    if (link === undefined) this.links.set(p, (link = !this.absent(p) && this.inner.isSymlink(p)));
     return link;
   }
 

@@ -75,11 +75,15 @@ export function refreshHost(host: Host): Host {
 /**
  * The host for the next refresh when only the `written` files' contents changed (nothing created,
  * deleted or renamed): every other answer, git's lists included, still holds and is kept.
- * Undefined when `host` keeps no answers (make a new one).
+ * Nothing written: `host` itself, its folders listed to answer `stat` listed again when asked
+ * (`CachedFileSystem.relist`). Undefined when `host` keeps no answers (make a new one).
  */
 export function carryHost(host: Host, written: readonly string[]): Host | undefined {
   if (!(host.fs instanceof CachedFileSystem && host.git instanceof SnapshotGitIndex)) return undefined;
-  if (!written.length) return host;
+  if (!written.length) {
+    host.fs.relist();
+    return host;
+  }
   const fs = host.fs.carry(new Set(written));
   return { fs, git: host.git.carry(fs) };
 }

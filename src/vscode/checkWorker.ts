@@ -29,6 +29,12 @@ export class CheckWorker implements vscode.Disposable {
   /** What changed on disk since the last request: these files' contents only, or anything. */
   private written: Set<string> | undefined;
   private idle: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * A workspace folder added or removed: the worker's cache starts anew, as the chains' does. No
+   * watcher reports it, and a folder listed before it was made (looking for `.git` above the
+   * workspace) would still read as missing.
+   */
+  private readonly folders = vscode.workspace.onDidChangeWorkspaceFolders(() => this.changed());
 
   /**
    * @param idleStopMs when set, the worker stops once it has answered everything and nothing
@@ -144,6 +150,7 @@ export class CheckWorker implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.folders.dispose();
     clearTimeout(this.idle);
     void this.early?.worker.terminate();
     this.early = undefined;

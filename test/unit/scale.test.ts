@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { CachedFileSystem } from '../../src/core/cachedFs';
 import { SnapshotGitIndex, type GitIndex } from '../../src/core/git';
 import type { Profile } from '../../src/core/profile';
-import { resolveChain } from '../../src/core/chain';
+import { carryHost, resolveChain, type Host } from '../../src/core/chain';
 import { check, listFiles } from '../../src/core/check';
 import { NodeFileSystem, type DirEntry, type FileStat, type FileSystem } from '../../src/core/fs';
 import { MemoryGitIndex } from './doubles/memoryGit';
@@ -15,7 +15,7 @@ import { PROFILES } from '../../src/core/profiles';
 
 /** A file system that counts every call made to it. */
 class CountingFileSystem implements FileSystem {
-  readonly calls = { stat: 0, isSymlink: 0, readFile: 0, readPrefix: 0, readDir: 0, realPath: 0 };
+  readonly calls = { stat: 0, isSymlink: 0, readFile: 0, readPrefix: 0, readDir: 0, readDirNames: 0, realPath: 0 };
   readonly reads = new Map<string, number>();
   readonly stats = new Map<string, number>();
 
@@ -58,6 +58,11 @@ class CountingFileSystem implements FileSystem {
   readDir(p: string): DirEntry[] {
     this.calls.readDir++;
     return this.inner.readDir(p);
+  }
+
+  readDirNames(p: string): string[] {
+    this.calls.readDirNames++;
+    return this.inner.readDirNames?.(p) ?? this.inner.readDir(p).map((e) => e.name);
   }
 
   realPath(p: string): string {
@@ -189,8 +194,51 @@ describe('CachedFileSystem', () => {
       cached.readDir('/a');
       assert.throws(() => cached.readFile('/a/missing.md'), /ENOENT/);
     }
-    // stat: the file, and the folder before it is listed.
-    assert.deepEqual(mem.calls, { stat: 2, isSymlink: 0, readFile: 2, readPrefix: 0, readDir: 1, realPath: 0 });
+    // stat: the file, its folder and the root, each folder listed once for the names it lacks.
+    assert.deepEqual(mem.calls, { stat: 3, isSymlink: 0, readFile: 2, readPrefix: 0, readDir: 1, readDirNames: 2, realPath: 0 });
+  });
+
+  it('answers the names a small folder lacks from one listing of it, the first time one is asked', () => {
+    const mem = new CountingFileSystem(new MemoryFileSystem({ '/r/a/CLAUDE.md': 'x' }));
+    const cached = new CachedFileSystem(mem);
+    assert.equal(cached.stat('/r/a')?.type, 'dir');
+    const { stat, readDirNames } = mem.calls;
+    for (const name of ['AGENTS.md', 'GEMINI.md', '.github', '.claude', 'CLAUDE.local.md']) {
+      assert.equal(cached.stat(`/r/a/${name}`), undefined, name);
+      assert.equal(cached.isSymlink(`/r/a/${name}`), false, name);
+    }
+    assert.equal(cached.stat('/r/a/CLAUDE.md')?.type, 'file');
+    assert.deepEqual([mem.calls.stat - stat, mem.calls.readDirNames - readDirNames, mem.calls.isSymlink], [1, 1, 0]);
+  });
+
+  it('lists no folder to answer stat on a disk that ignores case, nor a large folder', () => {
+    class LargeFolders extends MemoryFileSystem {
+      override stat(p: string) {
+        const st = super.stat(p);
+        return st?.type === 'dir' ? { ...st, size: 8192 } : st;
+      }
+    }
+    for (const inner of [new MemoryFileSystem({ '/r/a/CLAUDE.md': 'x' }, { caseInsensitive: true }), new LargeFolders({ '/r/a/CLAUDE.md': 'x' })]) {
+      const mem = new CountingFileSystem(inner);
+      const cached = new CachedFileSystem(mem);
+      for (const name of ['AGENTS.md', 'GEMINI.md', '.github']) assert.equal(cached.stat(`/r/a/${name}`), undefined, name);
+      assert.deepEqual([mem.calls.stat, mem.calls.readDirNames, mem.calls.readDir], [3 + (inner.caseInsensitive ? 0 : 3), 0, 0]);
+    }
+  });
+
+  it('a folder listed to answer stat is listed again for a later question, and after a change', () => {
+    const mem = new MemoryFileSystem({ '/r/a/CLAUDE.md': 'x' });
+    let host: Host = { fs: new CachedFileSystem(mem), git: new SnapshotGitIndex(new MemoryGitIndex(mem, new Set())) };
+    assert.equal(host.fs.stat('/r/a/AGENTS.md'), undefined);
+    // Made where no watcher looks (outside the workspace): nothing reports it.
+    mem.write('/r/a/GEMINI.md', 'y');
+    host = carryHost(host, [])!;
+    assert.equal(host.fs.stat('/r/a/GEMINI.md')?.type, 'file');
+    mem.write('/r/a/.cursorrules', 'z');
+    host = carryHost(host, ['/r/a/CLAUDE.md'])!;
+    assert.equal(host.fs.stat('/r/a/.cursorrules')?.type, 'file');
+    // What was answered stays answered until a change says otherwise.
+    assert.equal(host.fs.stat('/r/a/AGENTS.md'), undefined);
   });
 
   it('carries a refresh past a change of one file\'s contents: only that file is read again, and every chain is the one a new refresh gives', () => {
