@@ -26,8 +26,8 @@ export interface LoadedBundle {
  * usual (V8 compiles it then: the worker writes a new cache); any other failure (no `dir`
  * either) leaves it to `require`. Returns undefined then, or when it was loaded already.
  */
-export function loadBundle(file: string, dir: string): LoadedBundle | undefined {
-  if (require.cache[file]) return undefined;
+export function loadBundle(file: string, dir: string | undefined): LoadedBundle | undefined {
+  if (require.cache[file] || !dir) return undefined;
   try {
     const bytes = readFileSync(file);
     const cacheFile = join(dir, `${basename(file, '.js')}-${createHash('sha256').update(process.versions.v8).update(bytes).digest('hex')}`);

@@ -112,7 +112,7 @@ function contributedCommands(context: vscode.ExtensionContext): string[] {
 /** The chains' worker thread, started ahead of the rest (undefined when it could not be: the rest starts one when it first asks). */
 function threadAhead(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, restStarted: () => boolean): CheckThread | undefined {
   try {
-    const started = startCheckThread(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, context.globalStorageUri.fsPath);
+    const started = startCheckThread(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, context.globalStorageUri.fsPath, true);
     // Stopped with the extension when the rest never started (it stops the thread otherwise).
     context.subscriptions.push({ dispose: () => void (restStarted() || started.worker.terminate()) });
     return started;

@@ -14,11 +14,13 @@ export interface CheckThread {
 
 /**
  * Starts dist/checkWorker.js (`caseProbeDir`: the volume the extension asks about, so names
- * compare as they do here; `codeCacheDir`: where the core's code cache is, src/codeCache.ts).
+ * compare as they do here; `codeCacheDir`: where the core's code cache is, src/codeCache.ts;
+ * `writesCodeCache`: this thread writes it when V8 found none to take — one thread only, the
+ * chains', which lives as long as the extension).
  */
-export function startCheckThread(caseProbeDir: string | undefined, codeCacheDir: string | undefined): CheckThread {
+export function startCheckThread(caseProbeDir: string | undefined, codeCacheDir: string | undefined, writesCodeCache: boolean): CheckThread {
   const worker = new Worker(path.join(__dirname, 'checkWorker.js'), {
-    workerData: { caseProbeDir, codeCacheDir },
+    workerData: { caseProbeDir, codeCacheDir, writesCodeCache },
     // Its heap is the extension host's memory too: a young generation of 8 MB rather than V8's
     // 48 MB costs more, shorter collections of what a pass leaves behind. Past the old
     // generation's cap the worker stops (logged), and the next request starts another.

@@ -41,7 +41,8 @@ export class CheckWorker implements vscode.Disposable {
    * was asked for this long: its memory (its heap and cache) goes back, and the next request
    * starts another, which reads the disk anew.
    * @param early a thread started ahead (src/extension.ts), used for the first request
-   * @param codeCacheDir where the core's code cache is (src/codeCache.ts)
+   * @param codeCacheDir where the core's code cache is (src/codeCache.ts); a worker that stops
+   * when idle only reads it, the other writes it
    */
   constructor(
     private readonly log?: vscode.LogOutputChannel,
@@ -120,7 +121,7 @@ export class CheckWorker implements vscode.Disposable {
     if (this.worker) return this.worker;
     const early = this.early;
     this.early = undefined;
-    const { worker } = early && !early.stopped() ? early : startCheckThread(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, this.codeCacheDir);
+    const { worker } = early && !early.stopped() ? early : startCheckThread(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, this.codeCacheDir, this.idleStopMs === undefined);
     worker.on('message', (answer: CheckAnswer) => {
       const resolve = this.pending.get(answer.id);
       this.pending.delete(answer.id);

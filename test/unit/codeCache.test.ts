@@ -28,7 +28,7 @@ let copies = 0;
  * Loads the bundle as a new extension host or worker would: a copy of it in a folder of its own,
  * so that V8 compiles it rather than taking this process's compilation of an earlier copy.
  */
-function load(dir: string): LoadedBundle | undefined {
+function load(dir: string | undefined): LoadedBundle | undefined {
   const folder = path.join(tmp, 'dist', String(copies++));
   const file = path.join(folder, 'core.js');
   nodeFs.mkdirSync(folder, { recursive: true });
@@ -91,6 +91,10 @@ describe('the code cache of a bundle (src/codeCache.ts)', () => {
     assert.equal(loaded.cached, false);
     assert.doesNotThrow(() => writeCodeCache(loaded));
     assert.equal(load(dir)?.cached, false);
+  });
+
+  it('leaves the bundle to `require` when there is no storage folder (a worker started without one)', () => {
+    assert.equal(load(undefined), undefined);
   });
 
   it('leaves a bundle it cannot load to `require`', () => {
