@@ -13,6 +13,7 @@ import Module from 'node:module';
 import * as path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import * as v8 from 'node:v8';
+import type { TransferListItem } from 'node:worker_threads';
 import * as vscode from 'vscode';
 import type { InstructionLensApi } from '../../../src/extension';
 
@@ -117,11 +118,14 @@ async function measure(config: Config, result: Record<string, unknown>): Promise
     const timed = timeActivation(fs.realpathSync(path.join(extension.extensionPath, (extension.packageJSON as { main: string }).main)));
     const core = timeCoreLoad(fs.realpathSync(path.join(extension.extensionPath, 'dist', 'core.js')));
     const activating = performance.now();
+    const thread = timeChainThread(activating);
     lens = await extension.activate();
     const activated = performance.now();
     result.activationMs = activated - activating;
     result.codeLoadingMs = timed.loadMs;
     result.activateCallMs = timed.activateMs;
+    // From asking VS Code to activate it to its `activate()` being called.
+    result.activateCalledMs = timed.calledAt - activating;
     // What the chain view says meanwhile (the first chain comes after activation).
     result.viewWhileWorking = lens.view.message;
     // The rest of the extension loads after activation returns (src/extension.ts); reading the
@@ -132,6 +136,7 @@ async function measure(config: Config, result: Record<string, unknown>): Promise
     result.firstChainMs = performance.now() - activated;
     result.firstChainSources = lens.model.current!.chain.sources.length;
     result.coreLoad = core;
+    result.chainThread = thread;
     // The first problems shown (the active chain's own, or the whole-workspace check's).
     const checked = await waitFor(() => countDiagnostics() > 0, 'the first diagnostics', 300_000).then(
       () => performance.now() - activated,
@@ -148,7 +153,10 @@ async function measure(config: Config, result: Record<string, unknown>): Promise
   result.startup = startup.stop();
   if (lens) result.firstChainLogged = firstChainLogged(lens.logUri);
   // Over the start-up's event-loop figure's span, so its longest block is in the profile.
-  if (profiler) await profiler.stop(path.join(config.profileDir!, `${config.name}-startup.cpuprofile`));
+  if (profiler) {
+    const profile = await profiler.stop(path.join(config.profileDir!, `${config.name}-startup.cpuprofile`));
+    if (lens) result.ourLongestTask = ourLongestTask(profile, fs.realpathSync(path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist')));
+  }
 
   const switchProfiler = config.profileDir ? await startProfile() : undefined;
   const switching = loopMonitor();
@@ -211,11 +219,100 @@ async function startProfile() {
   await post('Profiler.start');
   return {
     async stop(file: string) {
-      const { profile } = await post<{ profile: object }>('Profiler.stop');
+      const { profile } = await post<{ profile: CpuProfile }>('Profiler.stop');
       fs.writeFileSync(file, JSON.stringify(profile));
       session.disconnect();
+      return profile;
     },
   };
+}
+
+interface CpuProfile {
+  nodes: { id: number; callFrame: { url: string }; children?: number[] }[];
+  startTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/**
+ * The extension's longest blocking task on this thread, from a CPU profile: the longest run of
+ * consecutive samples whose stack holds a frame of the extension's bundles (in `dist`), the
+ * garbage collector's samples inside such a run counted with it. `at`: its start on the
+ * profile's clock (µs, as the stalls' `monoUs`). Only as fine as the sampling, and profiling
+ * slows the code it samples.
+ */
+function ourLongestTask(profile: CpuProfile, dist: string): { ms: number; monoUs: number } {
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const prefix = `file://${dist}/`;
+  const ours = new Map<number, boolean>();
+  const isOurs = (id: number): boolean => {
+    let known = ours.get(id);
+    if (known === undefined) {
+      const url = byId.get(id)!.callFrame.url;
+      const up = parent.get(id);
+      known = url.startsWith(prefix) || (up !== undefined && isOurs(up));
+      ours.set(id, known);
+    }
+    return known;
+  };
+  const gc = new Set(profile.nodes.filter((n) => (n.callFrame as { functionName?: string }).functionName === '(garbage collector)').map((n) => n.id));
+  let best = { ms: 0, monoUs: profile.startTime };
+  let t = profile.startTime;
+  let run: { from: number; to: number } | undefined;
+  profile.samples.forEach((id, i) => {
+    const before = t;
+    t += profile.timeDeltas[i];
+    if (isOurs(id)) {
+      run ??= { from: before, to: t };
+      run.to = t;
+      if ((run.to - run.from) / 1000 > best.ms) best = { ms: (run.to - run.from) / 1000, monoUs: run.from };
+    } else if (!(run && gc.has(id))) run = undefined;
+  });
+  return best;
+}
+
+/**
+ * The chains' worker thread as the extension host sees it, from `since` (activation asked): when
+ * it was started, and each chain asked of it — when asked, received and answered there (the
+ * thread's own clock, `now()` of src/core/checkService.ts) and back on this thread. Read through
+ * node:worker_threads' `Worker`, which the extension's bundles look up when they start one.
+ */
+function timeChainThread(since: number) {
+  const ms = (at: number) => Math.round((at - since) * 10) / 10;
+  const fromEpoch = (epochMs: number) => ms(epochMs - performance.timeOrigin);
+  const timeline: { startedMs?: number; chains: { askedMs: number; receivedMs?: number; answeredMs?: number; backMs?: number }[] } = { chains: [] };
+  // Node's own module object, as in timeCoreLoad (an import's namespace is the bundle's, read-only).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const workerThreads = require('node:worker_threads') as typeof import('node:worker_threads');
+  const { Worker } = workerThreads;
+  const mutable = workerThreads as { Worker: typeof Worker };
+  mutable.Worker = class extends Worker {
+    constructor(...args: ConstructorParameters<typeof Worker>) {
+      super(...args);
+      // The first: the chains' thread, started ahead at activation.
+      mutable.Worker = Worker;
+      timeline.startedMs = ms(performance.now());
+      const asked = new Map<number, (typeof timeline.chains)[number]>();
+      const post = this.postMessage.bind(this);
+      this.postMessage = (message: { kind?: string; id: number }, transferList?: readonly TransferListItem[]) => {
+        if (message?.kind === 'chain') {
+          const chain = { askedMs: ms(performance.now()) };
+          timeline.chains.push(chain);
+          asked.set(message.id, chain);
+        }
+        post(message, transferList);
+      };
+      this.on('message', (answer: { id: number; times?: [number, number] }) => {
+        const chain = asked.get(answer.id);
+        if (!chain) return;
+        chain.backMs = ms(performance.now());
+        if (answer.times) [chain.receivedMs, chain.answeredMs] = answer.times.map(fromEpoch);
+      });
+    }
+  };
+  return timeline;
 }
 
 /**
@@ -224,11 +321,11 @@ async function startProfile() {
  * Node's module loader, and its `activate` wrapped once loaded. The wall time of
  * `extension.activate()` also holds the extension host's own steps and its other work meanwhile.
  */
-function timeActivation(main: string): { loadMs: number; activateMs: number } {
+function timeActivation(main: string): { loadMs: number; activateMs: number; calledAt: number } {
   type Loading = { exports: Record<string, unknown> };
   const proto = (Module as unknown as { prototype: { load(this: Loading, filename: string): void } }).prototype;
   const load = proto.load;
-  const times = { loadMs: NaN, activateMs: NaN };
+  const times = { loadMs: NaN, activateMs: NaN, calledAt: NaN };
   proto.load = function (this: Loading, filename: string) {
     if (filename !== main) return load.call(this, filename);
     proto.load = load;
@@ -239,7 +336,7 @@ function timeActivation(main: string): { loadMs: number; activateMs: number } {
     this.exports = {
       ...this.exports,
       activate: (...args: unknown[]) => {
-        const called = performance.now();
+        const called = (times.calledAt = performance.now());
         try {
           return activate(...args);
         } finally {
