@@ -66,8 +66,9 @@ export class ActiveChainModel implements vscode.Disposable {
   private generation = 0;
   /**
    * The active chain asked of the worker and not answered yet. A settings change that leaves the
-   * question as it was (agent detection's look at the machine, which ends while the first chain
-   * is on its way and seldom changes it) waits for this answer instead of asking again behind it.
+   * question as it was (agent detection's look at the machine and its listing of the folders,
+   * which end while the first chain is on its way: they change which agents are enabled, which
+   * the chain of the selected one does not read) waits for this answer instead of asking again behind it.
    */
   private asking: { question: string; answer: Promise<ChainAnswer | undefined> } | undefined;
   private firstShown!: () => void;
@@ -248,9 +249,13 @@ export class ActiveChainModel implements vscode.Disposable {
     this.show({ uri, profile, chain }, started, answer);
   }
 
-  /** The worker's answer to a question, or to the same one still on its way (see `asking`). */
+  /**
+   * The worker's answer to a question, or to the same one still on its way (see `asking`): the
+   * enabled agents are not part of the question (the worker only lists ahead what their chains
+   * will look for, once it has answered).
+   */
   private ask(job: ChainJob): Promise<ChainAnswer | undefined> {
-    const question = `${this.generation}\0${unsavedKey()}\0${vscode.workspace.isTrusted}\0${JSON.stringify(job)}`;
+    const question = `${this.generation}\0${unsavedKey()}\0${vscode.workspace.isTrusted}\0${JSON.stringify({ ...job, agents: undefined })}`;
     if (this.asking?.question === question) return this.asking.answer;
     const answer = this.worker.chain(job);
     const asking = (this.asking = { question, answer });
