@@ -240,18 +240,19 @@ function tooltip(source: Source, active: ActiveChain): vscode.MarkdownString {
 export function registerChainView(surface: Surface, model: ActiveChainModel, verifications: Verifications): vscode.Disposable & { provider: ChainTreeProvider; view: vscode.TreeView<ChainNode> } {
   const provider = new ChainTreeProvider();
   const view = surface.view as vscode.TreeView<ChainNode>;
+  // Each set is a message to the workbench (the title again, or the tree's refresh), even with
+  // the text it had: an editor switch mostly keeps both.
+  const label = (description: string | undefined, message: string | undefined) => {
+    if (view.description !== description) view.description = description;
+    if (view.message !== message) view.message = message;
+  };
   const update = (active: ActiveChain | undefined) => {
     provider.update(active);
     // The agent is named in the message, not the title: the workbench capitalizes view titles
     // ("claw-code" would read "Claw-Code"), and a long title is cut at the default width.
     const profile = model.profile;
-    if (!active) {
-      view.description = undefined;
-      view.message = model.working ? WORKING_MESSAGE : undefined;
-      return;
-    }
+    if (!active) return label(undefined, model.working ? WORKING_MESSAGE : undefined);
     const { chain } = active;
-    view.description = budgetText(chain.budget);
     // The message hides the welcome view, so an empty chain shows the welcome instead.
     const lines = chain.sources.length ? [`${profileName(profile)} · ${path.basename(chain.target)}, launched in ${workspacePath(chain.launchDir, chain.home)}`] : [];
     // Said even when nothing is left to list: an empty view would only offer to create a file.
@@ -262,7 +263,7 @@ export function registerChainView(surface: Surface, model: ActiveChainModel, ver
     if (verified && lines.length) lines.push(verified);
     const notice = model.versionNotice(profile);
     if (notice && lines.length) lines.push(notice);
-    view.message = lines.length ? lines.join('\n') : undefined;
+    label(budgetText(chain.budget), lines.length ? lines.join('\n') : undefined);
   };
   update(model.current);
   const disposables = [
