@@ -59,11 +59,16 @@ export class InstructionWatcher implements vscode.Disposable {
   private readonly folderPoller = setInterval(() => this.pollFolders(), POLL_MS);
   /** Whether a path relative to its workspace folder matches any agent's pattern: compiled once per restart. */
   private matchesPattern: (rel: string) => boolean = () => false;
-  /** Exact paths from the profiles (global paths, candidates above the folders). */
-  private baseExact: string[] = [];
-  /** Exact paths asked for by features, by owner. */
-  private readonly tracked = new Map<string, readonly string[]>();
-  private exact = new Set<string>();
+  /**
+   * Exact paths from the profiles (global paths, candidates above the folders), and those asked
+   * for by features by owner (as asked, and resolved): kept apart, for the active chain tracks
+   * its sources at every editor switch, and one set of them all, every path resolved again, was
+   * made anew each time.
+   */
+  private baseExact = new Set<string>();
+  /** Those of `baseExact` outside the workspace folders. */
+  private baseOutside: string[] = [];
+  private readonly tracked = new Map<string, { asked: readonly string[]; exact: Set<string> }>();
   /** The exact paths outside the workspace folders, watched by `outside`. */
   private readonly outside = new OutsideWatcher((p) => this.note(p));
 
@@ -118,15 +123,15 @@ export class InstructionWatcher implements vscode.Disposable {
    * for before. Paths that do not exist yet are fine: their creation is reported.
    */
   track(owner: string, paths: readonly string[]): void {
-    const before = this.tracked.get(owner) ?? [];
+    const before = this.tracked.get(owner)?.asked ?? [];
     if (before.length === paths.length && before.every((p, i) => p === paths[i])) return;
-    this.tracked.set(owner, [...paths]);
+    this.tracked.set(owner, { asked: [...paths], exact: new Set(paths.map((p) => path.resolve(p))) });
     this.updateExact();
   }
 
   /** Whether a path is one the agents may read: a profile pattern matches it, or it is tracked. */
   isInstructionPath(p: string): boolean {
-    if (this.exact.has(p)) return true;
+    if (this.isExact(p)) return true;
     const folder = this.folderOf(p);
     const rel = folder ? path.relative(folder, p).split(path.sep).join('/') : p.replace(/^\//, '');
     return this.matchesPattern(rel);
@@ -151,15 +156,17 @@ export class InstructionWatcher implements vscode.Disposable {
     // first event that asks, not in the task setting everything else up.
     let tests: ((rel: string) => boolean)[] | undefined;
     this.matchesPattern = (rel) => (tests ??= [...new Set([...PROFILES.flatMap((p) => p.filePatterns), CONFIG_FILE])].map(globMatcher)).some((test) => test(rel));
-    this.baseExact = [
-      ...profiles.flatMap((p) => p.globalPaths({ home, platform: process.platform, env: process.env })),
-      ...this.folders.flatMap((f) => (path.dirname(f) === f ? [] : ancestorCandidates(path.dirname(f), profiles))),
-    ];
+    this.baseExact = new Set(
+      [
+        ...profiles.flatMap((p) => p.globalPaths({ home, platform: process.platform, env: process.env })),
+        ...this.folders.flatMap((f) => (path.dirname(f) === f ? [] : ancestorCandidates(path.dirname(f), profiles))),
+      ].map((p) => path.resolve(p)),
+    );
+    this.baseOutside = [...this.baseExact].filter((p) => !this.folderOf(p));
     for (const w of this.folderWatchers) w.dispose();
     this.folderWatchers = this.folders.map((folder) => this.watchFolder(folder));
     this.missingFolders.clear();
     for (const folder of this.folders) if (!isDirectory(folder)) this.missingFolders.add(folder);
-    this.exact = new Set();
     this.updateExact();
   }
 
@@ -229,13 +236,16 @@ export class InstructionWatcher implements vscode.Disposable {
 
   private updateExact(): void {
     if (!this.started) return;
-    this.exact = new Set([...this.baseExact, ...[...this.tracked.values()].flat()].map((p) => path.resolve(p)));
-    this.outside.watch([...this.exact].filter((p) => !this.folderOf(p)));
+    this.outside.watch([...this.baseOutside, ...[...this.tracked.values()].flatMap((t) => [...t.exact].filter((p) => !this.folderOf(p)))]);
+  }
+
+  private isExact(p: string): boolean {
+    return this.baseExact.has(p) || [...this.tracked.values()].some((t) => t.exact.has(p));
   }
 
   /** Whether a change to a path in a workspace folder concerns the agents. */
   private keep(p: string): boolean {
-    if (this.exact.has(p)) return true;
+    if (this.isExact(p)) return true;
     const folder = this.folderOf(p);
     if (!folder) return false;
     const rel = this.relative(p);
