@@ -45,6 +45,8 @@ export class ActiveChainModel implements vscode.Disposable {
   private active: ActiveChain | undefined;
   private activeUri: vscode.Uri | undefined;
   private readonly cache = new Map<string, ResolvedChain>();
+  /** Each folder's launch directory (`launchDirFor`), until the next change: it stats the disk up to the repository. */
+  private readonly launchDirs = new Map<string, string>();
   /** What the chains read through until the next change (see `refreshHost`), and the unsaved texts it holds. */
   private host: { host: Host; unsaved: string; listed?: Promise<void> } | undefined;
   private readonly hasChainKey = new ContextKey<boolean>('instructionLens.hasChain');
@@ -173,7 +175,12 @@ export class ActiveChainModel implements vscode.Disposable {
 
   /** The directory the agent most likely starts in for a file (or for `dir`, a folder of it), per `instructionLens.launchDirectory`. */
   launchDirFor(uri: vscode.Uri, dir = path.dirname(uri.fsPath)): string {
-    return launchDirectory(this.settings.get('launchDirectory', uri), vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath, dir, this.disk);
+    const mode = this.settings.get('launchDirectory', uri);
+    const folder = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath;
+    const key = `${mode}\0${folder}\0${dir}`;
+    let launchDir = this.launchDirs.get(key);
+    if (launchDir === undefined) this.launchDirs.set(key, (launchDir = launchDirectory(mode, folder, dir, this.disk)));
+    return launchDir;
   }
 
   /** The chain one agent builds for a file or folder, resolved once per change of anything it reads. */
@@ -204,6 +211,7 @@ export class ActiveChainModel implements vscode.Disposable {
     clearTimeout(this.starting);
     this.starting = undefined;
     this.cache.clear();
+    this.launchDirs.clear();
     const host = this.host;
     this.host = undefined;
     if (written && host && host.unsaved === unsavedKey()) {
