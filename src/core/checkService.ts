@@ -70,12 +70,12 @@ export interface Change {
 export type CheckMessage = CheckRequest | { kind: 'cancel'; id: number };
 
 /**
- * A chain's answer says when its question reached the worker and when the answer left it
+ * A chain's and a quick look's answer say when the question reached the worker and when the answer left it
  * (`times`, as `performance.timeOrigin + performance.now()`: comparable across threads), so the
  * extension's log tells the worker's time from the waits for either thread.
  */
 export type CheckAnswer =
-  | { id: number; diagnostics: Diagnostic[] }
+  | { id: number; diagnostics: Diagnostic[]; times?: [number, number] }
   | { id: number; chain: Chain; times: [number, number] }
   | { id: number; cancelled: true }
   | { id: number; error: string };
@@ -109,8 +109,9 @@ export class CheckService {
     const host = this.hostFor(message.change);
     if (message.kind === 'look') {
       const jobs = message.jobs;
+      const received = now();
       void Promise.all(jobs.map((job) => listAhead(host, host.fs.path.dirname(job.file), job.agents).catch(() => undefined))).then(() => {
-        this.answer(this.safely(message.id, () => ({ id: message.id, diagnostics: look(host, jobs) })));
+        this.answer(this.safely(message.id, () => ({ id: message.id, diagnostics: look(host, jobs), times: [received, now()] })));
       });
       return;
     }

@@ -11,7 +11,15 @@ import { unsavedKey, unsavedTexts } from './overlayFs';
  */
 export interface ChainAnswer {
   chain: Chain;
-  ms: [queued: number, worker: number, waited: number];
+  ms: Spent;
+}
+type Spent = [queued: number, worker: number, waited: number];
+
+/** A quick look's problems, where the time went (as `ChainAnswer`'s), and whether the worker read everything anew (not only what was written). */
+export interface LookAnswer {
+  diagnostics: Diagnostic[];
+  ms: Spent;
+  anew: boolean;
 }
 
 /**
@@ -63,13 +71,16 @@ export class CheckWorker implements vscode.Disposable {
    */
   check(jobs: CheckJob[]): { answer: Promise<Diagnostic[] | undefined>; cancel(): void } {
     const id = this.nextId++;
-    return { answer: this.ask(id, { id, kind: 'check', jobs, change: this.change() }), cancel: () => this.worker?.postMessage({ kind: 'cancel', id } satisfies CheckMessage) };
+    return { answer: this.ask(id, { id, kind: 'check', jobs, change: this.change() }).then((a) => a?.diagnostics), cancel: () => this.worker?.postMessage({ kind: 'cancel', id } satisfies CheckMessage) };
   }
 
   /** The problems in each job's file from the chains of the folder it governs; undefined when that failed (logged). */
-  look(jobs: LookJob[]): Promise<Diagnostic[] | undefined> {
+  async look(jobs: LookJob[]): Promise<LookAnswer | undefined> {
     const id = this.nextId++;
-    return this.ask(id, { id, kind: 'look', jobs, change: this.change() });
+    const sent = now();
+    const anew = !this.written;
+    const answer = await this.ask(id, { id, kind: 'look', jobs, change: this.change() });
+    return answer && { diagnostics: answer.diagnostics, ms: spent(sent, answer.times), anew };
   }
 
   private change(): CheckRequest['change'] {
@@ -88,18 +99,17 @@ export class CheckWorker implements vscode.Disposable {
     const answer = await this.send(id, { id, kind: 'chain', job, change: this.change() });
     if (answer && 'error' in answer) this.log?.error(`Instruction Lens could not resolve a chain on its checking thread: ${answer.error}`);
     if (!answer || !('chain' in answer)) return undefined;
-    const [received, answered] = answer.times;
-    return { chain: answer.chain, ms: [received - sent, answered - received, now() - answered] };
+    return { chain: answer.chain, ms: spent(sent, answer.times) };
   }
 
-  private ask(id: number, request: CheckRequest): Promise<Diagnostic[] | undefined> {
+  private ask(id: number, request: CheckRequest): Promise<Extract<CheckAnswer, { diagnostics: Diagnostic[] }> | undefined> {
     return this.send(id, request).then((answer) => {
       if (!answer || 'cancelled' in answer || 'chain' in answer) return undefined;
       if ('error' in answer) {
         this.log?.error(`Instruction Lens could not check the workspace: ${answer.error}`);
         return undefined;
       }
-      return answer.diagnostics;
+      return answer;
     });
   }
 
@@ -161,4 +171,9 @@ export class CheckWorker implements vscode.Disposable {
     this.pending.clear();
     void worker?.terminate();
   }
+}
+
+/** Sent at `sent`, received and answered at `times` (the worker's clock, comparable): the wait for the worker, its work, the answer's wait for this thread. */
+function spent(sent: number, [received, answered] = [sent, sent]): Spent {
+  return [received - sent, answered - received, now() - answered];
 }

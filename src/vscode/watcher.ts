@@ -86,6 +86,9 @@ export class InstructionWatcher implements vscode.Disposable {
    * contents changed, and what lists files, such as git's index, still holds).
    */
   structural = true;
+  /** When the first change of the burst reported last was seen (`performance.now()`): the debounce's start. */
+  firstSeen = 0;
+  private pendingSince: number | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** The chunk of VS Code watcher events coming in now, and when the last full one came. */
   private chunk = { at: 0, count: 0 };
@@ -264,6 +267,7 @@ export class InstructionWatcher implements vscode.Disposable {
   /** A path changed; `structural`: it may have been created, deleted or renamed, not only written. */
   private note(p: string, structural = true): void {
     this.pending.add(p);
+    this.pendingSince ??= performance.now();
     this.pendingStructural ||= structural;
     this.arm(DEBOUNCE_MS);
   }
@@ -278,6 +282,8 @@ export class InstructionWatcher implements vscode.Disposable {
       this.pending = new Set();
       this.structural = this.pendingStructural || this.unseenStructural;
       this.pendingStructural = this.unseenStructural = false;
+      this.firstSeen = this.pendingSince ?? performance.now();
+      this.pendingSince = undefined;
       this.emitter.fire(paths);
     }, ms);
   }

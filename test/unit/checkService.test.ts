@@ -118,8 +118,12 @@ describe('the extension\'s checking service', () => {
     const original = nodeFs.readFileSync(file, 'utf8');
     try {
       nodeFs.writeFileSync(file, `${original}@also-missing.md\n`);
-      const got = diagnosticsOf(await s.send({ kind: 'look', jobs: [{ file, ...folder() }], change: change([file]) }).answer);
+      const answer = await s.send({ kind: 'look', jobs: [{ file, ...folder() }], change: change([file]) }).answer;
+      const got = diagnosticsOf(answer);
       assert.ok(got.every((d) => d.path === file), 'only the file looked at');
+      // When the question reached the service and the answer left it: the extension's log tells where an edit's time went.
+      const [received, answered] = 'times' in answer && answer.times ? answer.times : [NaN, NaN];
+      assert.ok(received <= answered && answered <= performance.timeOrigin + performance.now(), `times ${received}, ${answered}`);
       assert.ok(got.some((d) => d.code === 'import-missing' && d.message.includes('also-missing.md')), 'the new import is seen through the kept cache');
       // Another file, not written, keeps its cached answers: the service read it before the change.
       const web = path.join(root, 'web', 'GEMINI.md');
