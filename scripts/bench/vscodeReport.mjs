@@ -1,11 +1,16 @@
 // The table of the extension's figures in VS Code (scripts/bench/vscode.mjs), each beside the
 // same window without the extension, and the goals they are judged by.
 
-/** The watcher's debounce and the diagnostics' delay after it (src/vscode/watcher.ts, diagnostics.ts). */
-export const DEBOUNCE_MS = 150 + 300;
+/**
+ * The watcher's debounce (src/vscode/watcher.ts): an edit's quick look starts when it ends
+ * (src/vscode/diagnostics.ts; the pass 300 ms later only follows the look's answer).
+ */
+export const DEBOUNCE_MS = 150;
 
 /** A phase's three longest stalls, each with the time it began. */
 const stalls = (loop) => (loop.stalls ?? []).toSorted((a, b) => b.ms - a.ms).slice(0, 3).map((s) => `${f(s.ms)} at ${s.at.slice(11, 23)}`).join(', ') || '–';
+/** One write of the edits: where its time went. */
+const step = (s) => `${f(s.shownMs)} (${f(s.deliveryMs)} + ${f(s.shownMs - s.deliveryMs)}${s.look ? `: ${[s.look.debounce, s.look.queued, s.look.worker, s.look.answerQueued, s.look.published].map(f).join(' / ')}${s.look.anew ? ', the worker reading everything anew' : ''}` : ''})`;
 const f = (n) => (n === undefined ? '–' : n >= 100 ? n.toFixed(0) : n.toFixed(1));
 
 /** The first chain's way, in ms from asking VS Code to activate the extension (see timeChainThread in the entry). */
@@ -34,8 +39,11 @@ export function reportVscode({ with: w, without: b, bundles }, print) {
     [`editor switch, shown, p95 (${w.switch.count} files)`, `${f(w.switch.shown.p95)} ms`, `${f(b.switch.shown.p95)} ms`],
     ['editor switch, the extension following it (its listeners, from the editor change to the new chain), p50 / p95', `${f(w.switch.followed.p50)} / ${f(w.switch.followed.p95)} ms`, '–'],
     ['editor switch, the chain there once the editor is shown, p95', `${f(w.switch.lag.p95)} ms`, '–'],
-    ['an edit on disk to an instruction file outside the chain: its diagnostic shown, p50 / max', `${f(w.edit.appear.p50)} / ${f(w.edit.appear.max)} ms`, '–'],
-    ['… and gone after the edit is undone, p50 / max', `${f(w.edit.clear.p50)} / ${f(w.edit.clear.max)} ms`, '–'],
+    ['an edit on disk to an instruction file outside the chain: its diagnostic shown, from the write, p50 / max', `${f(w.edit.appear.p50)} / ${f(w.edit.appear.max)} ms`, '–'],
+    ['… and gone after the edit is undone, from the write, p50 / max', `${f(w.edit.clear.p50)} / ${f(w.edit.clear.max)} ms`, '–'],
+    [`… VS Code's delivery of each write's event to the extension host (its file watcher, another process), p50 / max (${w.edit.steps.length} writes)`, `${f(w.edit.delivery.p50)} / ${f(w.edit.delivery.max)} ms`, `${f(b.edit.delivery.p50)} / ${f(b.edit.delivery.max)} ms`],
+    [`… the diagnostic shown or gone from that delivery (the extension's part, the ${DEBOUNCE_MS} ms debounce in it), p50 / max`, `${f(w.edit.fromDelivery.p50)} / ${f(w.edit.fromDelivery.max)} ms`, '–'],
+    ['… each write in ms: from the write (delivery + from it; the extension\'s log: debounce, queued for the worker, the worker, the answer queued on the host, publish)', w.edit.steps.map(step).join('; '), '–'],
     ['extension host event-loop delay, longest, start-up', `${f(w.startup.maxMs)} ms`, `${f(b.startup.maxMs)} ms`],
     ['… the extension\'s longest run of samples on the extension host\'s thread, start-up (only with IL_BENCH_PROFILE)', w.ourLongestTask ? `${f(w.ourLongestTask.ms)} ms` : '–', '–'],
     ['extension host event-loop delay, longest, switches', `${f(w.switchLoop.maxMs)} ms`, `${f(b.switchLoop.maxMs)} ms`],
@@ -52,12 +60,13 @@ export function reportVscode({ with: w, without: b, bundles }, print) {
   print('| figure | with the extension | without (baseline window) |');
   print('|---|---:|---:|');
   for (const [what, a, c] of rows) print(`| ${what} | ${a} | ${c} |`);
-  print(`(debounce before a re-check: ${DEBOUNCE_MS} ms; "after the debounce" below is the figure minus it)`);
+  print(`(the watcher's debounce before an edit's quick look: ${DEBOUNCE_MS} ms; "after the debounce" below is the figure minus it)`);
+  const updated = Math.max(w.edit.appear.max, w.edit.clear.max);
   return [
     { what: 'activation (code loading + activate())', figure: w.codeLoadingMs + w.activateCallMs, limit: 50, unit: 'ms' },
     { what: 'first chain, after activation', figure: w.firstChainMs, limit: 1000, unit: 'ms' },
     { what: 'editor switch: the extension following it, p95', figure: w.switch.followed.p95, limit: 50, unit: 'ms' },
-    { what: 'edit → its diagnostic, after the debounce, max', figure: Math.max(0, w.edit.appear.max - DEBOUNCE_MS), limit: 300, unit: 'ms' },
+    { what: `edit → its diagnostic shown or gone, from VS Code's delivery of the event, after the debounce, max (from the write: ${f(Math.max(0, updated - DEBOUNCE_MS))} ms)`, figure: Math.max(0, w.edit.fromDelivery.max - DEBOUNCE_MS), limit: 300, unit: 'ms' },
     { what: 'longest event-loop delay beyond the baseline window\'s', figure: Math.max(0, w.whole.maxMs - b.whole.maxMs), limit: 50, unit: 'ms' },
     { what: 'memory (RSS) over the baseline window', figure: w.rssMb - b.rssMb, limit: 50, unit: 'MB' },
     { what: 'inotify watches added by the extension host', figure: w.watches.extensionHost - b.watches.extensionHost, limit: 50, unit: 'watches' },

@@ -449,35 +449,83 @@ const EDIT_SETTLE_MS = 5_000;
  * An instruction file outside the active chain gets a broken `@import` on disk, and loses it
  * again: how long until its diagnostic appears and goes. In the baseline window the same writes
  * happen at the same pace; there is nothing to wait for.
+ *
+ * In both windows, when VS Code's file watcher (another process) delivers the write's event to
+ * the extension host: a watcher of the workspace folder made as the extension makes its own, so
+ * its events come in the same message. From that delivery on, the time is the extension's (and
+ * the extension host's other work); before it, VS Code's. In the extension's window, its log's
+ * debug line for each quick look says where its part went (src/vscode/diagnostics.ts, `lookAt`).
  */
 async function edits(config: Config, lens: InstructionLensApi | undefined, writes: string[]) {
   const original = fs.readFileSync(config.edit, 'utf8');
   const uri = vscode.Uri.file(config.edit);
-  const appear: number[] = [];
-  const clear: number[] = [];
+  const steps: EditStep[] = [];
   const broken = (n: number) => `missing-bench-${n}.md`;
   const has = (n: number) => vscode.languages.getDiagnostics(uri).some((d) => d.message.includes(broken(n)));
+  let delivered: number | undefined;
+  const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.workspace.getWorkspaceFolder(uri)!, '**/*'));
+  const onEvent = (e: vscode.Uri) => {
+    if (e.fsPath === config.edit) delivered ??= performance.now();
+  };
+  watcher.onDidChange(onEvent);
+  watcher.onDidCreate(onEvent);
+  let looked: string[] = [];
+  const log = lens?.log;
+  const debug = log?.debug;
+  if (log && debug) log.debug = (message: string, ...args: unknown[]) => (looked.push(message), debug.call(log, message, ...args));
   /** Writes `text`; in the extension's window, times until `seen` holds; the step lasts EDIT_STEP_MS at least. */
-  const step = async (text: string, seen: () => boolean, what: string, into: number[]) => {
+  const step = async (text: string, seen: () => boolean, what: string, kind: EditStep['kind']) => {
     const started = performance.now();
+    delivered = undefined;
+    looked = [];
     writes.push(new Date().toISOString());
     fs.writeFileSync(config.edit, text);
+    let shownMs: number | undefined;
     if (lens) {
       await waitFor(seen, what, 120_000);
-      into.push(performance.now() - started);
+      shownMs = performance.now() - started;
     }
+    await waitFor(() => delivered !== undefined, `VS Code's event of the write to ${config.edit}`, 60_000);
+    steps.push({ kind, shownMs, deliveryMs: delivered! - started, look: lookOf(looked[0]) });
     await sleep(started + EDIT_STEP_MS - performance.now());
   };
   try {
     for (let n = 0; n < config.edits; n++) {
-      await step(`${original}\n@${broken(n)}\n`, () => has(n), `the diagnostic of ${broken(n)}`, appear);
-      await step(original, () => !has(n), `the diagnostic of ${broken(n)} to go`, clear);
+      await step(`${original}\n@${broken(n)}\n`, () => has(n), `the diagnostic of ${broken(n)}`, 'appear');
+      await step(original, () => !has(n), `the diagnostic of ${broken(n)} to go`, 'clear');
     }
     await sleep(EDIT_SETTLE_MS);
   } finally {
     fs.writeFileSync(config.edit, original);
+    watcher.dispose();
+    if (log && debug) log.debug = debug;
   }
-  return lens ? { appear: stats(appear), clear: stats(clear) } : undefined;
+  const shown = (kind: EditStep['kind']) => steps.filter((s) => s.kind === kind).map((s) => s.shownMs!);
+  return {
+    delivery: stats(steps.map((s) => s.deliveryMs)),
+    appear: lens ? stats(shown('appear')) : undefined,
+    clear: lens ? stats(shown('clear')) : undefined,
+    /** Appearing or going, from VS Code's delivery of the write's event. */
+    fromDelivery: lens ? stats(steps.map((s) => s.shownMs! - s.deliveryMs)) : undefined,
+    steps,
+  };
+}
+
+/** One write of the edits' phase: from the write, the diagnostic shown (or gone) and VS Code's delivery of its event. */
+interface EditStep {
+  kind: 'appear' | 'clear';
+  shownMs?: number;
+  deliveryMs: number;
+  /** The extension's quick look after that write, as its log tells it (ms). */
+  look?: { sinceSeen: number; debounce: number; queued: number; worker: number; answerQueued: number; published: number; anew: boolean };
+}
+
+function lookOf(line: string | undefined): EditStep['look'] {
+  const m = line && /after the first change seen: the debounce ([\d.]+) ms; queued ([\d.]+) ms, the worker ([\d.]+) ms[^,]*, the answer queued ([\d.]+) ms; published ([\d.]+) ms/.exec(line);
+  const since = line && /([\d.]+) ms after the first change seen/.exec(line);
+  if (!m || !since) return undefined;
+  const [debounce, queued, worker, answerQueued, published] = m.slice(1).map(Number);
+  return { sinceSeen: Number(since[1]), debounce, queued, worker, answerQueued, published, anew: line.includes('anew') };
 }
 
 async function show(file: string): Promise<void> {
