@@ -10,7 +10,7 @@ export const DEBOUNCE_MS = 150;
 /** A phase's three longest stalls, each with the time it began. */
 const stalls = (loop) => (loop.stalls ?? []).toSorted((a, b) => b.ms - a.ms).slice(0, 3).map((s) => `${f(s.ms)} at ${s.at.slice(11, 23)}`).join(', ') || '–';
 /** One write of the edits: where its time went. */
-const step = (s) => `${f(s.shownMs)} (${f(s.deliveryMs)} + ${f(s.shownMs - s.deliveryMs)}${s.look ? `: ${[s.look.debounce, s.look.queued, s.look.worker, s.look.answerQueued, s.look.published].map(f).join(' / ')}${s.look.anew ? ', the worker reading everything anew' : ''}` : ''})`;
+const step = (s) => `${f(s.shownMs)} (${f(s.deliveryMs)} + ${f(s.shownMs - s.deliveryMs)}${s.look ? `: ${[s.look.debounce, s.look.queued, s.look.worker, s.look.answerQueued, s.look.published].map(f).join(' / ')}${s.look.onCore === undefined ? '' : ` (the worker ${f(s.look.onCore)} on a core, ${f(s.look.waitingForCore)} waiting for one)`}${s.look.anew ? ', the worker reading everything anew' : ''}` : ''})`;
 const f = (n) => (n === undefined ? '–' : n >= 100 ? n.toFixed(0) : n.toFixed(1));
 
 /** The first chain's way, in ms from asking VS Code to activate the extension (see timeChainThread in the entry). */

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { carryHost, resolveChain, refreshHost, type Host } from './chain';
 import { checkInSlices, listedFolder } from './check';
 import { NodeFileSystem } from './fs';
@@ -72,10 +73,11 @@ export type CheckMessage = CheckRequest | { kind: 'cancel'; id: number };
 /**
  * A chain's and a quick look's answer say when the question reached the worker and when the answer left it
  * (`times`, as `performance.timeOrigin + performance.now()`: comparable across threads), so the
- * extension's log tells the worker's time from the waits for either thread.
+ * extension's log tells the worker's time from the waits for either thread; a look's also says how
+ * much of it the worker's thread spent on a core and waiting for one (`cpu`, ms, on Linux).
  */
 export type CheckAnswer =
-  | { id: number; diagnostics: Diagnostic[]; times?: [number, number] }
+  | { id: number; diagnostics: Diagnostic[]; times?: [number, number]; cpu?: number[] }
   | { id: number; chain: Chain; times: [number, number] }
   | { id: number; cancelled: true }
   | { id: number; error: string };
@@ -110,8 +112,9 @@ export class CheckService {
     if (message.kind === 'look') {
       const jobs = message.jobs;
       const received = now();
+      const cpu = threadCpu();
       void Promise.all(jobs.map((job) => listAhead(host, host.fs.path.dirname(job.file), job.agents).catch(() => undefined))).then(() => {
-        this.answer(this.safely(message.id, () => ({ id: message.id, diagnostics: look(host, jobs), times: [received, now()] })));
+        this.answer(this.safely(message.id, () => ({ id: message.id, diagnostics: look(host, jobs), times: [received, now()], cpu: cpu && threadCpu()?.map((ms, i) => ms - cpu[i]) })));
       });
       return;
     }
@@ -223,6 +226,18 @@ async function listFilesAhead(host: Host, job: CheckJob): Promise<void> {
   if (root === job.root) return git.listAhead(root);
   const folder = listedFolder(host, root, job.root);
   await Promise.all([folder ? git.listUnderAhead(root, folder) : git.listAhead(root), listAhead(host, job.root, job.agents)]);
+}
+
+/**
+ * This thread's time on a core and waiting for one (ms), where Linux keeps them
+ * (/proc/thread-self/schedstat): a quick look's answer says which its time was (`cpu`).
+ */
+function threadCpu(): number[] | undefined {
+  try {
+    return readFileSync('/proc/thread-self/schedstat', 'latin1').split(' ', 2).map((ns) => Number(ns) / 1e6);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The time now, comparable across threads (see `CheckAnswer`). */

@@ -20,6 +20,8 @@ export interface LookAnswer {
   diagnostics: Diagnostic[];
   ms: Spent;
   anew: boolean;
+  /** Of the worker's time, its thread's on a core and waiting for one (see `CheckAnswer`). */
+  cpu?: number[];
 }
 
 /**
@@ -80,7 +82,7 @@ export class CheckWorker implements vscode.Disposable {
     const sent = now();
     const anew = !this.written;
     const answer = await this.ask(id, { id, kind: 'look', jobs, change: this.change() });
-    return answer && { diagnostics: answer.diagnostics, ms: spent(sent, answer.times), anew };
+    return answer && { diagnostics: answer.diagnostics, ms: spent(sent, answer.times), anew, cpu: answer.cpu };
   }
 
   private change(): CheckRequest['change'] {

@@ -215,8 +215,9 @@ class InstructionDiagnostics implements vscode.Disposable {
     this.problems.replace({ paths: files }, found.diagnostics, (d) => d.code === 'glob-no-match');
     this.publish();
     // Where an edit's time goes, for Developer: Set Log Level… Debug (and the VS Code bench).
-    const [queued, worker, waited] = found.ms.map((ms) => `${ms.toFixed(1)} ms`);
-    this.log?.debug(`Looked at ${files.length} changed files ${(performance.now() - seen).toFixed(1)} ms after the first change seen: the debounce ${(started - seen).toFixed(1)} ms; queued ${queued}, the worker ${worker}${found.anew ? ' (reading everything anew)' : ''}, the answer queued ${waited}; published ${(performance.now() - answered).toFixed(1)} ms`);
+    const [queued, worker, waited, onCore, waitingForOne] = [...found.ms, ...(found.cpu ?? [])].map((ms) => `${ms.toFixed(1)} ms`);
+    const cpu = onCore ? ` (its thread ${onCore} on a core; ${waitingForOne} waiting for one)` : '';
+    this.log?.debug(`Looked at ${files.length} changed files ${(performance.now() - seen).toFixed(1)} ms after the first change seen: the debounce ${(started - seen).toFixed(1)} ms; queued ${queued}, the worker ${worker}${cpu}${found.anew ? ' (reading everything anew)' : ''}, the answer queued ${waited}; published ${(performance.now() - answered).toFixed(1)} ms`);
   }
 
   /**

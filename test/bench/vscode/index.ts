@@ -517,7 +517,7 @@ interface EditStep {
   shownMs?: number;
   deliveryMs: number;
   /** The extension's quick look after that write, as its log tells it (ms). */
-  look?: { sinceSeen: number; debounce: number; queued: number; worker: number; answerQueued: number; published: number; anew: boolean };
+  look?: { sinceSeen: number; debounce: number; queued: number; worker: number; answerQueued: number; published: number; anew: boolean; onCore?: number; waitingForCore?: number };
 }
 
 function lookOf(line: string | undefined): EditStep['look'] {
@@ -525,7 +525,9 @@ function lookOf(line: string | undefined): EditStep['look'] {
   const since = line && /([\d.]+) ms after the first change seen/.exec(line);
   if (!m || !since) return undefined;
   const [debounce, queued, worker, answerQueued, published] = m.slice(1).map(Number);
-  return { sinceSeen: Number(since[1]), debounce, queued, worker, answerQueued, published, anew: line.includes('anew') };
+  // The worker thread's time on a core and waiting for one, where its log says (Linux).
+  const cpu = /its thread ([\d.]+) ms on a core; ([\d.]+) ms waiting for one/.exec(line);
+  return { sinceSeen: Number(since[1]), debounce, queued, worker, answerQueued, published, anew: line.includes('anew'), ...(cpu ? { onCore: Number(cpu[1]), waitingForCore: Number(cpu[2]) } : {}) };
 }
 
 async function show(file: string): Promise<void> {
