@@ -18,6 +18,8 @@ export interface ChainRequest {
   platform?: NodeJS.Platform;
   env?: Readonly<Record<string, string | undefined>>;
   settings?: Readonly<Record<string, unknown>>;
+  /** See `ResolveContext.problemsIn`. */
+  problemsIn?: string;
 }
 
 /**
@@ -162,6 +164,7 @@ function resolveContext(req: ChainRequest, host: Host): ResolveContext {
     platform: req.platform ?? platformOf(fs),
     env: req.env ?? process.env,
     settings: req.settings ?? {},
+    ...(req.problemsIn ? { problemsIn: path.resolve(req.problemsIn) } : {}),
     memo: (key, compute) => fs.memo(`${req.profile.id}\0${key}`, compute),
   };
 }

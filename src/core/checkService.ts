@@ -113,7 +113,8 @@ export class CheckService {
       const jobs = message.jobs;
       const received = now();
       const cpu = threadCpu();
-      void Promise.all(jobs.map((job) => listAhead(host, host.fs.path.dirname(job.file), job.agents).catch(() => undefined))).then(() => {
+      // Only the names the file has: a chain asked for one file's problems lists no others (`problemsIn`).
+      void Promise.all(jobs.map((job) => listAhead(host, host.fs.path.dirname(job.file), job.agents, host.fs.path.basename(job.file)).catch(() => undefined))).then(() => {
         this.answer(this.safely(message.id, () => ({ id: message.id, diagnostics: look(host, jobs), times: [received, now()], cpu: cpu && threadCpu()?.map((ms, i) => ms - cpu[i]) })));
       });
       return;
@@ -193,7 +194,9 @@ function look(host: Host, jobs: readonly LookJob[]): Diagnostic[] {
     const launchDir = launchDirectory(job.launch, job.folder, target, DISK);
     if (!isInside(target, launchDir, host.fs)) continue;
     for (const profile of profiles) {
-      const chain = resolveChain({ profile, target, launchDir, home: job.home, env: process.env, settings: job.settings[profile.id] }, host);
+      // Only this file's problems are kept: an agent's work across the repository whose problems
+      // lie elsewhere (Copilot reading every nested AGENTS.md) is not done for it.
+      const chain = resolveChain({ profile, target, launchDir, home: job.home, env: process.env, settings: job.settings[profile.id], problemsIn: job.file }, host);
       found.push(...chain.diagnostics.filter((d) => d.path === job.file));
     }
   }
@@ -201,13 +204,13 @@ function look(host: Host, jobs: readonly LookJob[]): Diagnostic[] {
 }
 
 /**
- * What the chains of these agents look for across the repository of `dir` (`workTreeNames`),
+ * What the chains of these agents look for across the repository of `dir` (`workTreeNames`; `only`: that name alone),
  * listed ahead by git in its own process: settles once the answers are in this change's cache,
  * and the worker's thread answers other requests meanwhile.
  */
-async function listAhead(host: Host, dir: string, agents: readonly string[]): Promise<void> {
+async function listAhead(host: Host, dir: string, agents: readonly string[], only?: string): Promise<void> {
   const git = host.git;
-  const names = new Set(PROFILES.filter((p) => agents.includes(p.id)).flatMap((p) => p.workTreeNames ?? []));
+  const names = new Set(PROFILES.filter((p) => agents.includes(p.id)).flatMap((p) => p.workTreeNames ?? []).filter((n) => !only || n.toLowerCase() === only.toLowerCase()));
   if (!names.size || !(git instanceof SnapshotGitIndex)) return;
   const root = git.root(dir);
   // A listing that fails leaves the chain to ask git itself, as it would without this.

@@ -77,6 +77,8 @@ export interface Profile {
    * Names of files its chain looks for in every folder of the repository, through git
    * (`GitIndex.workTreeFilesNamed`): the extension's worker lists them ahead, in git's own
    * process, so a chain or a look at a changed file does not wait for git to walk the work tree.
+   * A chain asked for the problems of a file of another name (`ResolveContext.problemsIn`) must
+   * not need them: a look at that file does not list them.
    */
   workTreeNames?: readonly string[];
 }
@@ -164,6 +166,12 @@ export interface ResolveContext extends ProfileEnv {
   launchDir: string;
   /** Profile-specific settings (budgets, approvals, file names), already validated by the caller. */
   settings: Readonly<Record<string, unknown>>;
+  /**
+   * Set when the caller keeps only the problems in this file (the extension's quick look after an
+   * edit): a profile may skip whole-workspace work whose problems all lie in other files, and the
+   * chain's sources are then not all there. A test compares the problems in the file both ways.
+   */
+  problemsIn?: string;
   /**
    * The answer to a question that does not depend on the target (what git tracks, what every
    * nested file gives), computed once per refresh and shared by every chain of it: `check`

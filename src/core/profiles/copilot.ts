@@ -527,10 +527,10 @@ function findNestedAgentsMd(r: Resolver): string[] {
   const path = r.ctx.fs.path;
   const { ctx, s } = r;
   const ws = ctx.launchDir;
-  const listed = ctx.memo(`nestedAgents\0${ws}\0${s['chat.useAgentsMdFile']}\0${s['chat.useNestedAgentsMdFiles']}\0${s.readFileTool}`, () => {
+  const list = (files: readonly string[]) => {
     const sub = new Resolver(ctx, s);
     const nested: string[] = [];
-    for (const file of agentsMdFiles(ctx, ws)) {
+    for (const file of files) {
       if (path.dirname(file) === ws) {
         if (s['chat.useAgentsMdFile'] && s['chat.useNestedAgentsMdFiles']) nested.push(file); // the root one is listed too
         continue;
@@ -544,7 +544,14 @@ function findNestedAgentsMd(r: Resolver): string[] {
       if (on) nested.push(file);
     }
     return { sources: sub.sources, diagnostics: sub.diagnostics, nested };
-  });
+  };
+  // Each nested file is read (even when off, for the chain view to show) and its problems are its
+  // own: for one file's problems (a look after an edit) that file alone is read, none for a file
+  // of another name, and git is not asked for them.
+  const only = ctx.problemsIn;
+  const listed = only === undefined
+    ? ctx.memo(`nestedAgents\0${ws}\0${s['chat.useAgentsMdFile']}\0${s['chat.useNestedAgentsMdFiles']}\0${s.readFileTool}`, () => list(agentsMdFiles(ctx, ws)))
+    : list(path.basename(only).toLowerCase() === 'agents.md' ? agentsMdFiles(ctx, ws).filter((f) => f === only) : []);
   r.sources.push(...listed.sources);
   r.diagnostics.push(...listed.diagnostics);
   return listed.nested;
