@@ -21,6 +21,12 @@ export interface GitIndex {
    */
   workTreeRelative?(root: string): string[] | undefined;
   /**
+   * `workTreeRelative` with how many of its paths, at its start, are untracked (git lists those
+   * first, then the tracked ones): the rest is `trackedFiles` of `root` without pathspecs, so a
+   * pass that lists the work tree never runs git again for it. Optional (added later).
+   */
+  workTreeListing?(root: string): WorkTreeListing | undefined;
+  /**
    * `workTreeRelative` of one folder (`folder`: relative to `root`, with `/`) only, still relative
    * to `root`: git lists that folder alone, so a check of one folder neither holds nor cuts back
    * the repository's every path (57k on a large repository). Optional: without it, the whole list.
@@ -54,6 +60,12 @@ export interface GitIndex {
   readonly rootsFrom?: FileSystem;
 }
 
+/** The work tree's files, relative with `/` as git lists them: the `untracked` first ones untracked, the rest tracked. */
+export interface WorkTreeListing {
+  files: string[];
+  untracked: number;
+}
+
 /** Nearest ancestor (or `dir` itself) holding a `.git` file or directory. */
 export function findGitRoot(fs: FileSystem, dir: string): string | undefined {
   const path = fs.path;
@@ -85,7 +97,11 @@ export class CliGitIndex implements GitIndex {
   }
 
   workTreeRelative(root: string): string[] | undefined {
-    return relativeList(run(root, WORK_TREE_ARGS));
+    return this.workTreeListing(root)?.files;
+  }
+
+  workTreeListing(root: string): WorkTreeListing | undefined {
+    return taggedList(run(root, TAGGED_WORK_TREE_ARGS));
   }
 
   workTreeUnder(root: string, folder: string): string[] | undefined {
@@ -153,6 +169,27 @@ export class CliGitIndex implements GitIndex {
 
 /** Tracked files and untracked ones git does not ignore. */
 const WORK_TREE_ARGS = ['ls-files', '-z', '--cached', '--others', '--exclude-standard'];
+
+/**
+ * `WORK_TREE_ARGS` with each path tagged by its status (`-t`): `? ` untracked, listed first, then
+ * the tracked ones (`H `, `S ` skip-worktree, `M ` unmerged…), in the same order as untagged.
+ */
+const TAGGED_WORK_TREE_ARGS = ['ls-files', '-z', '-t', '--cached', '--others', '--exclude-standard'];
+
+/** A tagged listing's paths, untagged, and how many untracked ones lead it. */
+function taggedList(out: string | undefined): WorkTreeListing | undefined {
+  if (out === undefined) return undefined;
+  const untracked: string[] = [];
+  let at = 0;
+  for (let end; out.startsWith('? ', at) && (end = out.indexOf('\0', at)) >= 0; at = end + 1) untracked.push(out.slice(at + 2, end));
+  const rest = out.slice(at);
+  let tracked: string[];
+  // Tracked paths are mostly all `H `: one split at each tag (cutting 57,000 paths one by one
+  // cost a parse of the whole listing again); another tag (`S `, `M `) and each path is cut.
+  if (rest.startsWith('H ') && rest.endsWith('\0') && !/\0(?!H |$)/.test(rest)) tracked = rest.slice(2, -1).split('\0H ');
+  else tracked = (relativeList(rest) ?? []).map((f) => f.slice(2));
+  return { files: untracked.length ? untracked.concat(tracked) : tracked, untracked: untracked.length };
+}
 
 /** The paths of a `-z` listing, as git writes them (relative, with `/`). */
 function relativeList(out: string | undefined): string[] | undefined {
@@ -283,7 +320,14 @@ export class SnapshotGitIndex implements GitIndex {
   }
 
   trackedFiles(root: string, pathspecs: readonly string[] = []): string[] | undefined {
-    return this.once(`tracked\0${root}\0${pathspecs.join('\0')}`, () => this.inner.trackedFiles(root, pathspecs));
+    return this.once(`tracked\0${root}\0${pathspecs.join('\0')}`, () => {
+      // The work tree's listing, when this refresh has it, holds the tracked files after the
+      // untracked ones: git is not run again (CAR asks, after \`check\` has listed the work tree).
+      const whole = this.answers.get(`workrel\0${root}`) as string[] | undefined;
+      const untracked = this.answers.get(`untracked\0${root}`) as number | undefined;
+      if (!pathspecs.length && whole && untracked !== undefined) return absolute(root, whole.slice(untracked));
+      return this.inner.trackedFiles(root, pathspecs);
+    });
   }
 
   workTreeFiles(root: string): string[] | undefined {
@@ -295,7 +339,12 @@ export class SnapshotGitIndex implements GitIndex {
   }
 
   workTreeRelative(root: string): string[] | undefined {
-    return this.once(`workrel\0${root}`, () => this.inner.workTreeRelative?.(root));
+    return this.once(`workrel\0${root}`, () => {
+      const listing = this.inner.workTreeListing?.(root);
+      if (!listing) return this.inner.workTreeRelative?.(root);
+      this.answers.set(`untracked\0${root}`, listing.untracked);
+      return listing.files;
+    });
   }
 
   workTreeUnder(root: string, folder: string): string[] | undefined {
@@ -343,8 +392,10 @@ export class SnapshotGitIndex implements GitIndex {
    */
   async listAhead(root: string): Promise<void> {
     if (!(this.inner instanceof CliGitIndex) || this.answers.has(`workrel\0${root}`)) return;
-    const work = await runAsync(root, WORK_TREE_ARGS);
-    if (!this.answers.has(`workrel\0${root}`)) this.answers.set(`workrel\0${root}`, relativeList(work));
+    const listing = taggedList(await runAsync(root, TAGGED_WORK_TREE_ARGS));
+    if (this.answers.has(`workrel\0${root}`)) return;
+    this.answers.set(`workrel\0${root}`, listing?.files);
+    if (listing) this.answers.set(`untracked\0${root}`, listing.untracked);
   }
 
   /** `listAhead` of one folder's listing (`workTreeUnder`), for a check of that folder only. */

@@ -275,4 +275,51 @@ describe('the work tree as git lists it', () => {
       nodeFs.rmSync(tmp, { recursive: true, force: true });
     }
   });
+
+  it('once a pass has listed the work tree, its tracked files (CAR\'s) come from that listing: what git lists as tracked, without running git again', async () => {
+    const tmp = nodeFs.realpathSync(nodeFs.mkdtempSync(path.join(os.tmpdir(), 'il-tracked-')));
+    const at = (rel: string) => {
+      nodeFs.mkdirSync(path.dirname(path.join(tmp, rel)), { recursive: true });
+      nodeFs.writeFileSync(path.join(tmp, rel), 'x\n');
+    };
+    try {
+      for (const rel of ['z.md', 'pkg/AGENTS.md', 'a b/CLAUDE.md', '? odd.md', 'H.md']) at(rel);
+      execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: tmp, stdio: 'ignore' });
+      execFileSync('git', ['add', '-A'], { cwd: tmp, stdio: 'ignore' });
+      // Untracked files that sort before and among the tracked ones, one named like a tag.
+      for (const rel of ['a-new.md', 'pkg/new/CLAUDE.md', '? untracked.md']) at(rel);
+      const cli = new CliGitIndex(new NodeFileSystem());
+      const tracked = cli.trackedFiles(tmp)!;
+      assert.deepEqual(
+        [...tracked].sort(),
+        ['? odd.md', 'H.md', 'a b/CLAUDE.md', 'pkg/AGENTS.md', 'z.md'].map((f) => path.join(tmp, f)),
+      );
+      const asked: string[] = [];
+      const counting: GitIndex = {
+        root: (d) => cli.root(d),
+        trackedFiles: (r, p) => (asked.push('tracked'), cli.trackedFiles(r, p)),
+        workTreeListing: (r) => cli.workTreeListing(r),
+        committedText: () => undefined,
+      };
+      // What git lists untagged, in its order.
+      const plain = () => execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: tmp, encoding: 'utf8' }).split('\0').filter(Boolean);
+      // Every tracked path tagged `H `, then one skip-worktree path among them (`S `).
+      for (const skip of [false, true]) {
+        if (skip) execFileSync('git', ['update-index', '--skip-worktree', 'H.md'], { cwd: tmp, stdio: 'ignore' });
+        asked.length = 0;
+        const host = refreshHost({ fs: new NodeFileSystem(), git: counting });
+        assert.deepEqual(host.git.trackedFiles(tmp, ['*.md']), cli.trackedFiles(tmp, ['*.md']), 'with pathspecs: git');
+        assert.deepEqual(listFiles(host, tmp).files, plain());
+        assert.deepEqual(host.git.trackedFiles(tmp), tracked);
+        assert.deepEqual(asked, ['tracked'], 'git asked only for the pathspecs');
+        // The same from the listing asked ahead (the extension's worker).
+        const ahead = refreshHost({ fs: new NodeFileSystem(), git: new CliGitIndex(new NodeFileSystem()) });
+        await (ahead.git as SnapshotGitIndex).listAhead(tmp);
+        assert.deepEqual(ahead.git.trackedFiles(tmp), tracked);
+        assert.deepEqual(ahead.git.workTreeRelative!(tmp), plain());
+      }
+    } finally {
+      nodeFs.rmSync(tmp, { recursive: true, force: true });
+    }
+  });
 });
