@@ -295,7 +295,7 @@ interface GlobRule {
  * `rules` folder), found by one look-up per segment of the path: `check` asks it of every file
  * in the repository, and a regular expression per pattern for each would cost more than git.
  */
-function anyPattern(patterns: readonly string[], nocase = false): (rel: string) => boolean {
+export function anyPattern(patterns: readonly string[], nocase = false): (rel: string) => boolean {
   // On a disk that ignores case an agent opening CLAUDE.md by name reads a claude.md: list it too.
   const index = new SegmentIndex<RegExp>(nocase);
   for (const p of patterns) index.add(p, picomatch.makeRe(p, { dot: true, nocase }));
@@ -305,10 +305,16 @@ function anyPattern(patterns: readonly string[], nocase = false): (rel: string) 
     const last = glob.slice(glob.lastIndexOf('/') + 1);
     return { name: last.includes('**') ? undefined : picomatch.makeRe(last, { dot: true, nocase }), re };
   });
+  // Their name expressions together (when each has one): most file names match none of them.
+  const flags = always[0]?.name?.flags;
+  const anyName = always.length && always.every((a) => a.name?.flags === flags) ? new RegExp(always.map((a) => `(?:${a.name!.source})`).join('|'), flags) : undefined;
+  const test = (re: RegExp) => re.test(current);
+  let current = '';
   return (rel) => {
     const name = rel.slice(rel.lastIndexOf('/') + 1);
-    for (const { name: nameRe, re } of always) if ((!nameRe || nameRe.test(name)) && re.test(rel)) return true;
-    return index.some(rel, (re) => re.test(rel));
+    if (!anyName || anyName.test(name)) for (const { name: nameRe, re } of always) if ((!nameRe || nameRe.test(name)) && re.test(rel)) return true;
+    current = rel;
+    return index.some(rel, test);
   };
 }
 

@@ -107,6 +107,8 @@ export class SegmentIndex<T> {
    * in one of them, and are then not cut out of it (tens of thousands of paths, several segments each).
    */
   private readonly shapes = new Set<number>();
+  /** A path segment equal to one of the literals (made at the first `some`, after every `add`). */
+  private anyLiteral: RegExp | undefined;
 
   /** `nocase`: segments are compared ignoring case, as the globs are then matched. */
   constructor(private readonly nocase = false) {}
@@ -120,6 +122,7 @@ export class SegmentIndex<T> {
     else {
       const key = this.fold(literal);
       this.shapes.add(shape(literal, 0, literal.length));
+      this.anyLiteral = undefined;
       const list = this.byLiteral.get(key);
       if (list) list.push(value);
       else this.byLiteral.set(key, [value]);
@@ -132,6 +135,9 @@ export class SegmentIndex<T> {
    * in the path.
    */
   some(rel: string, test: (value: T) => boolean): boolean {
+    // Most paths hold none of the literals: one regular expression, run as machine code, says so
+    // before the walk over the path's segments (ignoring case, folding decides: no shortcut).
+    if (!this.nocase && !(this.anyLiteral ??= literalsRe(this.byLiteral.keys())).test(rel)) return false;
     for (let from = 0; from <= rel.length; ) {
       const slash = rel.indexOf('/', from);
       const end = slash < 0 ? rel.length : slash;
@@ -146,6 +152,12 @@ export class SegmentIndex<T> {
   private fold(t: string): string {
     return this.nocase ? t.toLowerCase() : t;
   }
+}
+
+/** Whether a path has a segment equal to one of `literals` (made of letters, digits, `_`, `.`, `@`, `-`). */
+function literalsRe(literals: Iterable<string>): RegExp {
+  const alternatives = [...literals].map((l) => l.replace(/[.]/g, '\\.'));
+  return alternatives.length ? new RegExp(`(?:^|/)(?:${alternatives.join('|')})(?:/|$)`) : /(?!)/;
 }
 
 /** The length and first UTF-16 unit of `text.slice(from, end)`, as one number. */

@@ -75,15 +75,20 @@ export function governedFolders(patterns: readonly string[], root: string, path:
   const compiled = patterns.map((pattern) => {
     const { path: fixed, isFile } = fixedPart(pattern);
     const dirs = fixed === '' ? [] : isFile ? fixed.split('/').slice(0, -1) : fixed.split('/');
-    return { test: globMatcher(pattern), marker: dirs.length ? `${path.sep}${dirs.join(path.sep)}${path.sep}` : undefined };
+    return { pattern, marker: dirs.length ? `${path.sep}${dirs.join(path.sep)}${path.sep}` : undefined };
   });
+  const markers = compiled.flatMap(({ marker }) => (marker ? [marker] : []));
   return (file) => {
+    // A file with none of the patterns' folders in its path governs its own folder, whichever
+    // pattern it matches: most instruction files (a CLAUDE.md, an AGENTS.md), tested against no glob.
+    if (!markers.some((m) => file.includes(m))) return path.dirname(file);
     const rel = path.relative(root, file).split(path.sep).join('/');
-    for (const { test, marker } of compiled) {
-      if (!test(rel)) continue;
-      if (!marker) return path.dirname(file);
-      const at = file.lastIndexOf(marker);
-      if (at >= 0) return file.slice(0, at) || path.sep;
+    for (const { pattern, marker } of compiled) {
+      // A pattern whose folders are not in the path gives no folder, matching or not: its glob
+      // is not compiled nor tried.
+      if (marker && !file.includes(marker)) continue;
+      if (!globMatcher(pattern)(rel)) continue;
+      return marker ? file.slice(0, file.lastIndexOf(marker)) || path.sep : path.dirname(file);
     }
     return path.dirname(file);
   };
