@@ -25,12 +25,14 @@ export interface LoadedBundle {
  * the other bundles' `require` of it finds it loaded. A missing or corrupt cache compiles it as
  * usual (V8 compiles it then: the worker writes a new cache); any other failure (no `dir`
  * either) leaves it to `require`. Returns undefined then, or when it was loaded already.
+ * `top`: the cache of what loading the bundle compiled, no more (`topCacheFile`), not the
+ * worker's cache of what its work ran too.
  */
-export function loadBundle(file: string, dir: string | undefined): LoadedBundle | undefined {
+export function loadBundle(file: string, dir: string | undefined, top = false): LoadedBundle | undefined {
   if (require.cache[file] || !dir) return undefined;
   try {
     const bytes = readFileSync(file);
-    const cacheFile = join(dir, `${basename(file, '.js')}-${createHash('sha256').update(process.versions.v8).update(bytes).digest('hex')}`);
+    const cacheFile = join(dir, `${basename(file, '.js')}${top ? '.top' : ''}-${createHash('sha256').update(process.versions.v8).update(bytes).digest('hex')}`);
     let cachedData: Buffer | undefined;
     try {
       cachedData = readFileSync(cacheFile);
@@ -52,20 +54,30 @@ export function loadBundle(file: string, dir: string | undefined): LoadedBundle 
 }
 
 /**
- * Writes `bundle`'s code cache (what V8 compiled of it so far, the functions that ran included)
- * whole, in place of the bundle's others; any failure leaves no cache.
+ * Writes `bundle`'s code cache (what V8 compiled of it so far, the functions that ran included,
+ * or `data`) whole, as `cacheFile`, in place of its others of the same kind; any failure leaves no cache.
  */
-export function writeCodeCache({ script, cacheFile }: LoadedBundle): void {
+export function writeCodeCache({ script, cacheFile }: LoadedBundle, data = script.createCachedData()): void {
   const dir = dirname(cacheFile);
   const name = basename(cacheFile);
   try {
     mkdirSync(dir, { recursive: true });
     const temp = `${cacheFile}.${Math.random()}`;
-    writeFileSync(temp, script.createCachedData());
+    writeFileSync(temp, data);
     renameSync(temp, cacheFile);
     // Other versions' and contents', and any other writer's temporary file (whose rename then fails).
-    for (const other of readdirSync(dir)) if (other.startsWith(name.split('-')[0]) && other !== name) rmSync(join(dir, other), { force: true });
+    const kind = name.split('-')[0];
+    for (const other of readdirSync(dir)) if (other.split('-')[0] === kind && other !== name) rmSync(join(dir, other), { force: true });
   } catch {
     // No cache: the next start compiles the bundle.
   }
+}
+
+/**
+ * Where the extension host's cache of `bundle` is: what loading it compiled, no more, which V8
+ * reads back quicker than the worker's (a third of the core's load on the host in Node); the
+ * functions the host then runs compile as they first run, in the tasks that run them.
+ */
+export function topCacheFile({ cacheFile }: LoadedBundle): string {
+  return join(dirname(cacheFile), basename(cacheFile).replace('-', '.top-'));
 }

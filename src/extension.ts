@@ -63,7 +63,7 @@ export function activate(context: vscode.ExtensionContext): InstructionLensApi {
     // The core (src/core, the agents' profiles and their libraries), a bundle of its own, with
     // the code cache the worker threads write (src/codeCache.ts); when that fails, the rest's
     // `require` of it loads it.
-    () => loadBundle(join(__dirname, 'core.js'), context.globalStorageUri.fsPath),
+    () => loadBundle(join(__dirname, 'core.js'), context.globalStorageUri.fsPath, true),
     () => {
       try {
         lensModule();

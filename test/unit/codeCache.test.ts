@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Script } from 'node:vm';
 import { after, before, describe, it } from 'node:test';
-import { loadBundle, writeCodeCache, type LoadedBundle } from '../../src/codeCache';
+import { loadBundle, topCacheFile, writeCodeCache, type LoadedBundle } from '../../src/codeCache';
 
 // The core's bundle as the extension host and its worker threads load it (src/codeCache.ts): with
 // V8's code cache from the extension's global storage when there is a good one, and loaded all
@@ -28,12 +28,12 @@ let copies = 0;
  * Loads the bundle as a new extension host or worker would: a copy of it in a folder of its own,
  * so that V8 compiles it rather than taking this process's compilation of an earlier copy.
  */
-function load(dir: string | undefined): LoadedBundle | undefined {
+function load(dir: string | undefined, top = false): LoadedBundle | undefined {
   const folder = path.join(tmp, 'dist', String(copies++));
   const file = path.join(folder, 'core.js');
   nodeFs.mkdirSync(folder, { recursive: true });
   nodeFs.copyFileSync(bundle, file);
-  const loaded = loadBundle(file, dir);
+  const loaded = loadBundle(file, dir, top);
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const exports = require(file) as { answer(): number; dir: string; sep: string };
   assert.equal(exports.answer(), 42);
@@ -81,6 +81,22 @@ describe('the code cache of a bundle (src/codeCache.ts)', () => {
     assert.equal(loaded.cached, false);
     writeCodeCache(loaded);
     assert.deepEqual(caches(dir).sort(), [path.basename(loaded.cacheFile), 'lens-89abcdef'].sort());
+  });
+
+  it("keeps the extension host's cache (what loading compiled) apart from the worker's, each taken by its own load", () => {
+    const dir = path.join(tmp, 'top');
+    const worker = load(dir)!;
+    writeCodeCache({ ...worker, cacheFile: topCacheFile(worker) }, worker.script.createCachedData());
+    assert.deepEqual(caches(dir), [path.basename(topCacheFile(worker))]);
+    assert.equal(load(dir)?.cached, false, "the worker's is not written yet");
+    writeCodeCache(worker);
+    assert.deepEqual(caches(dir).sort(), [path.basename(worker.cacheFile), path.basename(topCacheFile(worker))].sort(), 'writing one kind leaves the other');
+    const host = load(dir, true);
+    assert.equal(host?.cached, true);
+    assert.equal(host.cacheFile, topCacheFile(worker));
+    assert.equal(load(dir)?.cached, true);
+    nodeFs.rmSync(worker.cacheFile);
+    assert.equal(load(dir, true)?.cached, true, "each kind read alone");
   });
 
   it('loads without a cache where none can be written, silently', () => {
