@@ -112,6 +112,22 @@ function ownerOf(rel) {
 export async function buildExtension(options) {
   /** For each bundle, the modules other bundles import from it: the names each exports to them, by their alias in the bundle's entry. */
   const wanted = new Map(EXTENSION_BUNDLES.map((b) => [b.name, new Map()]));
+  // Twice: esbuild resolves a bundle's imports in parallel, so the first build finds the names
+  // each bundle exports in an order of its own each time; the second gives them their aliases
+  // in one order (modules by path, names by name), so that the same sources make the same
+  // bundles (V8's code cache of a bundle, src/codeCache.ts, is kept by the bundle's content).
+  await buildBundles(options, wanted, false);
+  for (const [name, modules] of wanted) {
+    let count = 0;
+    const sorted = [...modules].sort(([a], [b]) => (a < b ? -1 : 1)).map(([rel, names]) => [rel, new Map([...names.keys()].sort().map((n) => [n, `_${count++}`]))]);
+    wanted.set(name, new Map(sorted));
+  }
+  const built = await buildBundles(options, wanted, true);
+  return { linkTo: (names) => linkBundles('', wanted, built, names) };
+}
+
+/** Builds every bundle in order (written to dist/ when `write`), checking each module is in one; returns their names. */
+async function buildBundles(options, wanted, write) {
   const inputs = new Map();
   const built = new Set();
   for (const bundle of EXTENSION_BUNDLES) {
@@ -126,6 +142,7 @@ export async function buildExtension(options) {
       outfile: `dist/${bundle.name}.js`,
       external: ['vscode'],
       metafile: true,
+      write,
       plugins: [...(options.plugins ?? []), ...(bundle.plugins ?? []), linkBundles(bundle.name, wanted, built)],
     });
     built.add(bundle.name);
@@ -140,7 +157,7 @@ export async function buildExtension(options) {
       seen.set(rel, name);
     }
   }
-  return { linkTo: (names) => linkBundles('', wanted, built, names) };
+  return built;
 }
 
 /** A bundle's entry: each module's names others import, under their aliases; a whole module where one asks for all of it. */
