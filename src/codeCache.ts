@@ -32,7 +32,8 @@ export function loadBundle(file: string, dir: string | undefined, top = false): 
   if (require.cache[file] || !dir) return undefined;
   try {
     const bytes = readFileSync(file);
-    const cacheFile = join(dir, `${basename(file, '.js')}${top ? '.top' : ''}-${createHash('sha256').update(process.versions.v8).update(bytes).digest('hex')}`);
+    const workers = join(dir, `${basename(file, '.js')}-${createHash('sha256').update(process.versions.v8).update(bytes).digest('hex')}`);
+    const cacheFile = top ? topCacheFile({ cacheFile: workers }) : workers;
     let cachedData: Buffer | undefined;
     try {
       cachedData = readFileSync(cacheFile);
@@ -78,6 +79,6 @@ export function writeCodeCache({ script, cacheFile }: LoadedBundle, data = scrip
  * reads back quicker than the worker's (a third of the core's load on the host in Node); the
  * functions the host then runs compile as they first run, in the tasks that run them.
  */
-export function topCacheFile({ cacheFile }: LoadedBundle): string {
+export function topCacheFile({ cacheFile }: Pick<LoadedBundle, 'cacheFile'>): string {
   return join(dirname(cacheFile), basename(cacheFile).replace('-', '.top-'));
 }
