@@ -21,6 +21,8 @@ const { wrap } = require('node:module');
 /** At build time (scripts/build.mjs): which caches this run writes when it ends, `cli` or `parsers`. */
 const writing = process.env.INSTRUCTION_LENS_WRITE_CODE_CACHE;
 const PARSERS = new Set(['./marked.js', './yaml.js']);
+/** The V8 flag that keeps code in the baseline tier (see `checking`). */
+const NO_OPTIMIZING = '--max-opt=1';
 const parsers = new Map();
 
 /** Runs one bundle of dist/ with its code cache (`dist/<name><cache>`) and returns its exports. */
@@ -60,7 +62,9 @@ function bundleRequire(id) {
     // runs machine code, and the process crashes (SIGSEGV) when it matches again. Set before a
     // parser is compiled, so that its code cache (whose check covers V8's flags) is made and read
     // under the same flags; the build makes the CLI bundle's cache in a run that does not set it.
-    if (parsers.size === 0 && writing !== 'cli') require('node:v8').setFlagsFromString('--regexp-tier-up-ticks=0');
+    // `check` runs under NO_OPTIMIZING (below), and so does every command from here on: the
+    // parsers' caches are then made and read under the same flags whichever command loads them.
+    if (parsers.size === 0 && writing !== 'cli') require('node:v8').setFlagsFromString(`--regexp-tier-up-ticks=0 ${NO_OPTIMIZING}`);
     parser = run(id.slice(2), '.cache', require, writing === 'parsers');
     parsers.set(id, parser);
   }
@@ -68,4 +72,11 @@ function bundleRequire(id) {
 }
 
 // Any argument `check`, as the command follows options: a path named so only picks the other cache.
-run('cli.bundle.js', process.argv.includes('check', 2) ? '.check.cache' : '.cache', bundleRequire, writing === 'cli');
+const checking = process.argv.includes('check', 2);
+// A `check` runs each function of the bundle once per folder or file, for a few seconds on a large
+// repository: V8's optimizing compiler (TurboFan, on its own threads) cost more CPU than its code
+// saved, in every run measured, the hostile tree's included. Its code runs in V8's baseline tier
+// (Sparkplug), compiled from the bytecode without the compiler's analysis. Set before the bundle is
+// compiled, so that its code cache is made and read under the same flags.
+if (checking) require('node:v8').setFlagsFromString(NO_OPTIMIZING);
+run('cli.bundle.js', checking ? '.check.cache' : '.cache', bundleRequire, writing === 'cli');
