@@ -84,6 +84,23 @@ export function withoutSetUp(text, file) {
 }
 
 /**
+ * VS Code's API as one namespace per bundle. esbuild makes each module's `import * as vscode from
+ * 'vscode'` an object of its own with a getter per name the API has (its `__toESM`, hundreds of
+ * names: 16 copies in dist/lens.js, 3 in dist/extension.js, run on the extension host's thread as
+ * each bundle loads); an ES module re-exporting the API is one such object, which every module
+ * of the bundle reads.
+ */
+export function vscodeApiOnce() {
+  return {
+    name: 'vscode-api-once',
+    setup(b) {
+      b.onResolve({ filter: /^vscode$/ }, (args) => (args.namespace === 'vscode-api' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-api' }));
+      b.onLoad({ filter: /.*/, namespace: 'vscode-api' }, () => ({ contents: "export * from 'vscode';\n", loader: 'js' }));
+    },
+  };
+}
+
+/**
  * Libraries whose ES modules do nothing when loaded but set up what they declare (their
  * top-level statements touch only their own classes and functions): a module of theirs none of
  * whose exports is used is left out, as `"sideEffects": false` in their package.json would say.
@@ -143,10 +160,10 @@ async function buildBundles(options, wanted, write) {
       external: ['vscode'],
       metafile: true,
       write,
-      plugins: [...(options.plugins ?? []), ...(bundle.plugins ?? []), linkBundles(bundle.name, wanted, built)],
+      plugins: [vscodeApiOnce(), ...(options.plugins ?? []), ...(bundle.plugins ?? []), linkBundles(bundle.name, wanted, built)],
     });
     built.add(bundle.name);
-    inputs.set(bundle.name, Object.keys(result.metafile.inputs).filter((i) => !i.startsWith('bundle-link:') && !i.endsWith('-entry.js')));
+    inputs.set(bundle.name, Object.keys(result.metafile.inputs).filter((i) => !i.startsWith('bundle-link:') && !i.startsWith('vscode-api:') && !i.endsWith('-entry.js')));
   }
   const seen = new Map();
   for (const [name, files] of inputs) {

@@ -111,3 +111,12 @@ describe("the YAML parser's bundle (dist/yaml.js)", () => {
     assert.ok(!nodeFs.readFileSync(yamlBundle, 'utf8').includes('itemAtPath'), 'dist/yaml.js holds CST.visit');
   });
 });
+
+describe("the extension's bundles (scripts/extensionBundles.mjs: vscodeApiOnce)", () => {
+  it("read VS Code's API through one object each, not a copy of it per module (hundreds of getters made on the extension host's thread)", () => {
+    for (const name of ['extension', 'lens']) {
+      const text = nodeFs.readFileSync(path.resolve('dist', `${name}.js`), 'utf8');
+      assert.equal(text.split('require("vscode")').length - 1, 1, `dist/${name}.js requires vscode once`);
+    }
+  });
+});
