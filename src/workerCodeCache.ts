@@ -12,8 +12,8 @@ const CACHE_AFTER_MS = 20_000;
 /** How long after loading the core the extension host's cache is written. */
 const TOP_AFTER_MS = 5_000;
 
-const { codeCacheDir, writesCodeCache } = (workerData ?? {}) as { codeCacheDir?: string; writesCodeCache?: boolean };
-const core = loadBundle(join(__dirname, 'core.js'), codeCacheDir);
+const { codeCacheDir, codeCacheFile, writesCodeCache } = (workerData ?? {}) as { codeCacheDir?: string; codeCacheFile?: string; writesCodeCache?: boolean };
+const core = loadBundle(join(__dirname, 'core.js'), codeCacheDir, false, codeCacheFile);
 if (core && !core.cached && writesCodeCache) {
   // And the extension host's (src/codeCache.ts: `topCacheFile`): what loading the core compiled,
   // taken now (1-2 ms), written once the first chain is answered.

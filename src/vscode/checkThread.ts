@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { cacheFileOf } from '../codeCache';
 
 // In both the activation bundle and the rest (scripts/extensionBundles.mjs): activation's first
 // task starts the chains' worker thread with it, so the thread loads its code while the
@@ -20,7 +21,7 @@ export interface CheckThread {
  */
 export function startCheckThread(caseProbeDir: string | undefined, codeCacheDir: string | undefined, writesCodeCache: boolean): CheckThread {
   const worker = new Worker(path.join(__dirname, 'checkWorker.js'), {
-    workerData: { caseProbeDir, codeCacheDir, writesCodeCache },
+    workerData: { caseProbeDir, codeCacheDir, codeCacheFile: coreCacheFile(codeCacheDir), writesCodeCache },
     // Its heap is the extension host's memory too: a young generation of 8 MB rather than V8's
     // 48 MB costs more, shorter collections of what a pass leaves behind. Past the old
     // generation's cap the worker stops (logged), and the next request starts another.
@@ -33,4 +34,16 @@ export function startCheckThread(caseProbeDir: string | undefined, codeCacheDir:
   worker.on('error', () => undefined);
   worker.once('exit', () => (stopped = true));
   return { worker, stopped: () => stopped };
+}
+
+/**
+ * The core's code cache file in `dir` (src/codeCache.ts), worked out on this thread, where
+ * `node:crypto` is loaded already, for the worker; left to the worker when it cannot be.
+ */
+function coreCacheFile(dir: string | undefined): string | undefined {
+  try {
+    return dir && cacheFileOf(path.join(__dirname, 'core.js'), dir);
+  } catch {
+    return undefined;
+  }
 }

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Script } from 'node:vm';
 import { after, before, describe, it } from 'node:test';
-import { loadBundle, topCacheFile, writeCodeCache, type LoadedBundle } from '../../src/codeCache';
+import { cacheFileOf, loadBundle, topCacheFile, writeCodeCache, type LoadedBundle } from '../../src/codeCache';
 
 // The core's bundle as the extension host and its worker threads load it (src/codeCache.ts): with
 // V8's code cache from the extension's global storage when there is a good one, and loaded all
@@ -28,12 +28,12 @@ let copies = 0;
  * Loads the bundle as a new extension host or worker would: a copy of it in a folder of its own,
  * so that V8 compiles it rather than taking this process's compilation of an earlier copy.
  */
-function load(dir: string | undefined, top = false): LoadedBundle | undefined {
+function load(dir: string | undefined, top = false, known?: (file: string) => string): LoadedBundle | undefined {
   const folder = path.join(tmp, 'dist', String(copies++));
   const file = path.join(folder, 'core.js');
   nodeFs.mkdirSync(folder, { recursive: true });
   nodeFs.copyFileSync(bundle, file);
-  const loaded = loadBundle(file, dir, top);
+  const loaded = loadBundle(file, dir, top, known?.(file));
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const exports = require(file) as { answer(): number; dir: string; sep: string };
   assert.equal(exports.answer(), 42);
@@ -97,6 +97,15 @@ describe('the code cache of a bundle (src/codeCache.ts)', () => {
     assert.equal(load(dir)?.cached, true);
     nodeFs.rmSync(worker.cacheFile);
     assert.equal(load(dir, true)?.cached, true, "each kind read alone");
+  });
+
+  it('takes the cache file the thread that started it worked out (cacheFileOf): the one it would have found itself', () => {
+    const dir = path.join(tmp, 'known');
+    const first = load(dir)!;
+    writeCodeCache(first);
+    const known = load(dir, false, (file) => cacheFileOf(file, dir));
+    assert.equal(known?.cached, true);
+    assert.equal(known.cacheFile, first.cacheFile);
   });
 
   it('loads without a cache where none can be written, silently', () => {
