@@ -126,7 +126,13 @@ export class ActiveChainModel implements vscode.Disposable {
       // The worker loads its code while detection lists the folders.
       this.worker.start();
       if (!detected) return this.refresh();
-      void detected.then(() => this.starting && this.refresh());
+      // And is asked for the selected agent's chain at once, shown once the wait is over: detection
+      // changes the selected agent only when it finds the one picked (or the default) unused, and
+      // then that agent's chain is asked after this one.
+      const uri = this.activeUri;
+      if (uri) void this.ask(this.jobFor(this.profile, uri, this.launchDirFor(uri)), true);
+      // Only settings may have changed meanwhile (detection's): the answer asked ahead holds.
+      void detected.then(() => this.starting && this.refresh(undefined, true));
     });
   }
 
@@ -247,11 +253,7 @@ export class ActiveChainModel implements vscode.Disposable {
     let answer: ChainAnswer | undefined;
     if (!chain) {
       this.resolving = true;
-      answer = await this.ask({
-        agent: profile.id, agents: this.profiles.map((p) => p.id), target: uri.fsPath, launchDir, home: this.settings.home(uri),
-        // Plain data for the worker: VS Code hands settings' objects out as proxies, which cannot be posted.
-        settings: JSON.parse(JSON.stringify(this.settings.profileSettings(profile.id, uri))) as Record<string, unknown>,
-      });
+      answer = await this.ask(this.jobFor(profile, uri, launchDir));
       // A change, a switch or another agent meanwhile: a newer update shows its own chain.
       if (asked !== this.asked) return;
       chain = this.cache.get(key) ?? answer?.chain ?? this.resolve(profile, uri, launchDir, this.hostNow());
@@ -260,20 +262,31 @@ export class ActiveChainModel implements vscode.Disposable {
     this.show({ uri, profile, chain }, started, answer);
   }
 
+  private jobFor(profile: Profile, uri: vscode.Uri, launchDir: string): ChainJob {
+    return {
+      agent: profile.id, agents: this.profiles.map((p) => p.id), target: uri.fsPath, launchDir, home: this.settings.home(uri),
+      // Plain data for the worker: VS Code hands settings' objects out as proxies, which cannot be posted.
+      settings: JSON.parse(JSON.stringify(this.settings.profileSettings(profile.id, uri))) as Record<string, unknown>,
+    };
+  }
+
   /**
    * The worker's answer to a question, or to the same one still on its way (see `asking`): the
    * enabled agents are not part of the question (the worker only lists ahead what their chains
-   * will look for, once it has answered).
+   * will look for, once it has answered). One asked `ahead` (the first chain's) is kept, answered
+   * or not, until it is asked again.
    */
-  private ask(job: ChainJob): Promise<ChainAnswer | undefined> {
+  private ask(job: ChainJob, ahead = false): Promise<ChainAnswer | undefined> {
     const question = `${this.generation}\0${unsavedKey()}\0${vscode.workspace.isTrusted}\0${JSON.stringify({ ...job, agents: undefined })}`;
-    if (this.asking?.question === question) return this.asking.answer;
-    const answer = this.worker.chain(job);
-    const asking = (this.asking = { question, answer });
-    void answer.then(() => {
-      if (this.asking === asking) this.asking = undefined;
-    });
-    return answer;
+    let asking = this.asking;
+    if (asking?.question !== question) asking = this.asking = { question, answer: this.worker.chain(job) };
+    if (!ahead) {
+      const kept = asking;
+      void kept.answer.then(() => {
+        if (this.asking === kept) this.asking = undefined;
+      });
+    }
+    return asking.answer;
   }
 
   private show(active: ActiveChain | undefined, started: number, answer?: ChainAnswer): void {
