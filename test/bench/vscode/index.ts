@@ -106,10 +106,15 @@ async function measure(config: Config, result: Record<string, unknown>): Promise
   const allocations = config.profileDir ? await startAllocationSampling() : undefined;
   const profiler = config.profileDir ? await startProfile() : undefined;
   const startup = loopMonitor();
-  // Registered before the extension's own listener, so it runs first: from this stamp to the
-  // model's change is the extension's synchronous work on an editor switch.
+  // Registered before the extension's own listeners, so they run first: from this stamp to the
+  // model's change is the extension's synchronous work on an editor switch. Both events: VS Code
+  // tells the visible editors first, the active one already set, and the extension follows
+  // whichever comes first (the later one's stamp, after the model's change, is not read).
   let editorChanged = 0;
-  const stamp = vscode.window.onDidChangeActiveTextEditor(() => (editorChanged = performance.now()));
+  const stamp = vscode.Disposable.from(
+    vscode.window.onDidChangeVisibleTextEditors(() => (editorChanged = performance.now())),
+    vscode.window.onDidChangeActiveTextEditor(() => (editorChanged = performance.now())),
+  );
   let lens: InstructionLensApi | undefined;
   if (config.withExtension) {
     const extension = vscode.extensions.getExtension<InstructionLensApi>(EXTENSION_ID);
