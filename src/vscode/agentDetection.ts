@@ -20,6 +20,11 @@ export class AgentDetection implements vscode.Disposable {
   /** Fires when an answer may have changed (the machine's look-up finished, a folder's files changed). */
   readonly onDidChange = this.emitter.event;
   private readonly byFolder = new Map<string, Detection[]>();
+  /**
+   * Each folder's answer until a listing, the machine's look-up or the folders change it: every
+   * view asks on each editor switch, and the answer mixes the folder's evidence with the machine's.
+   */
+  private readonly answers = new Map<string | undefined, Detection[]>();
   /** Each folder's first listing, under way or done. */
   private readonly listing = new Map<string, Promise<void>>();
   private machine: MachineEvidence[] | undefined;
@@ -34,6 +39,7 @@ export class AgentDetection implements vscode.Disposable {
       vscode.workspace.onDidChangeWorkspaceFolders(() => {
         this.generation++;
         this.byFolder.clear();
+        this.answers.clear();
         this.listing.clear();
         this.emitter.fire();
       }),
@@ -49,6 +55,12 @@ export class AgentDetection implements vscode.Disposable {
    */
   detections(scope?: vscode.ConfigurationScope): Detection[] {
     const folder = folderOf(scope);
+    let answer = this.answers.get(folder);
+    if (!answer) this.answers.set(folder, (answer = this.answer(folder)));
+    return answer;
+  }
+
+  private answer(folder: string | undefined): Detection[] {
     if (!folder) return withMachine(detectFromRepository([], PROFILES), this.machine ?? []);
     let repo = this.byFolder.get(folder);
     if (!repo) {
@@ -79,6 +91,7 @@ export class AgentDetection implements vscode.Disposable {
         if (this.listing.get(folder) !== listing) return;
         const before = fromConfig(folder) ?? detectFromRepository([], PROFILES);
         this.byFolder.set(folder, answer);
+        this.answers.clear();
         if (answer.some((d, i) => d.used !== before[i].used)) this.emitter.fire();
       });
       this.listing.set(folder, listing);
@@ -100,6 +113,8 @@ export class AgentDetection implements vscode.Disposable {
    */
   forget(): void {
     const generation = ++this.generation;
+    // The configuration file's answer for a folder not listed yet is read again.
+    this.answers.clear();
     // A first listing under way may predate the change: it starts again.
     for (const folder of [...this.listing.keys()].filter((f) => !this.byFolder.has(f))) {
       this.listing.delete(folder);
@@ -112,6 +127,7 @@ export class AgentDetection implements vscode.Disposable {
         const before = this.byFolder.get(folder);
         if (!before) continue;
         this.byFolder.set(folder, now);
+        this.answers.clear();
         changed ||= now.some((d, i) => d.used !== before[i].used);
       }
       if (changed) this.emitter.fire();
@@ -127,6 +143,7 @@ export class AgentDetection implements vscode.Disposable {
       .then(
         (found) => {
           this.machine = found;
+          this.answers.clear();
           // A machine with none of the agents changes no answer: firing would resolve the chain
           // and restart the watcher again, while the first chain is on its way.
           if (found.some((m) => m.found.length || m.installed)) this.emitter.fire();
