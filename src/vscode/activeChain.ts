@@ -73,6 +73,11 @@ export class ActiveChainModel implements vscode.Disposable {
    * the chain of the selected one does not read) waits for this answer instead of asking again behind it.
    */
   private asking: { question: string; answer: Promise<ChainAnswer | undefined> } | undefined;
+  /** The chain asked for a document as it opened (`askOpened`), and the document opened next meanwhile. */
+  private opened: ActiveChainModel['asking'];
+  private nextOpened: vscode.Uri | undefined;
+  /** Counts the times the cache was emptied: an answer asked before is not kept. */
+  private cleared = 0;
   private firstShown!: () => void;
   /** Settles once the first chain (or that no file is open) is shown: work it does not need waits for it. */
   readonly shown = new Promise<void>((resolve) => (this.firstShown = resolve));
@@ -101,6 +106,9 @@ export class ActiveChainModel implements vscode.Disposable {
       vscode.window.onDidChangeActiveTextEditor(() => this.followEditor()),
       vscode.window.onDidChangeVisibleTextEditors(() => this.followEditor()),
       vscode.window.tabGroups.onDidChangeTabs(() => this.followEditor()),
+      // A document opens before its editor shows (VS Code tells the extension host first, and a
+      // command opening a file waits for its text): its chain is asked then, so the switch finds it here.
+      vscode.workspace.onDidOpenTextDocument((doc) => this.askOpened(doc.uri)),
       watcher.onDidChange((paths) => {
         // First: the worker's cache follows the same changes, before anything asks it again.
         this.worker.changed(watcher.structural ? undefined : paths);
@@ -220,6 +228,7 @@ export class ActiveChainModel implements vscode.Disposable {
     clearImmediate(this.starting);
     this.starting = undefined;
     this.cache.clear();
+    this.cleared++;
     this.launchDirs.clear();
     const host = this.host;
     this.host = undefined;
@@ -271,13 +280,14 @@ export class ActiveChainModel implements vscode.Disposable {
   }
 
   /**
-   * The worker's answer to a question, or to the same one still on its way (see `asking`): the
-   * enabled agents are not part of the question (the worker only lists ahead what their chains
-   * will look for, once it has answered). One asked `ahead` (the first chain's) is kept, answered
-   * or not, until it is asked again.
+   * The worker's answer to a question, or to the same one still on its way (see `asking`, and
+   * `opened`): the enabled agents are not part of the question (the worker only lists ahead what
+   * their chains will look for, once it has answered). One asked `ahead` (the first chain's) is
+   * kept, answered or not, until it is asked again.
    */
   private ask(job: ChainJob, ahead = false): Promise<ChainAnswer | undefined> {
     const question = `${this.generation}\0${unsavedKey()}\0${vscode.workspace.isTrusted}\0${JSON.stringify({ ...job, agents: undefined })}`;
+    if (this.opened?.question === question) return this.opened.answer;
     let asking = this.asking;
     if (asking?.question !== question) asking = this.asking = { question, answer: this.worker.chain(job) };
     if (!ahead) {
@@ -287,6 +297,30 @@ export class ActiveChainModel implements vscode.Disposable {
       });
     }
     return asking.answer;
+  }
+
+  /**
+   * The selected agent's chain for a file opened and not shown yet, asked of the worker and kept
+   * until the next change: one at a time, the latest opened next (a tool opening many files costs
+   * one chain at a time, not one per file, and the active chain waits behind one at most).
+   */
+  private askOpened(uri: vscode.Uri): void {
+    if (uri.scheme !== 'file' || this.starting !== undefined) return;
+    if (this.opened) return void (this.nextOpened = uri);
+    const profile = this.profile;
+    const launchDir = this.launchDirFor(uri);
+    const key = chainKey(profile.id, uri, launchDir);
+    const cleared = this.cleared;
+    if (this.cache.has(key)) return;
+    void this.ask(this.jobFor(profile, uri, launchDir)).then((answer) => {
+      this.opened = undefined;
+      // Kept only when nothing it read changed since it was asked.
+      if (answer && cleared === this.cleared) this.cache.set(key, answer.chain);
+      const next = this.nextOpened;
+      this.nextOpened = undefined;
+      if (next) this.askOpened(next);
+    });
+    this.opened = this.asking;
   }
 
   private show(active: ActiveChain | undefined, started: number, answer?: ChainAnswer): void {
@@ -337,7 +371,10 @@ export class ActiveChainModel implements vscode.Disposable {
   private hostNow(): Host {
     const unsaved = unsavedKey();
     if (this.host?.unsaved !== unsaved) {
-      if (this.host) this.cache.clear();
+      if (this.host) {
+        this.cache.clear();
+        this.cleared++;
+      }
       this.host = { host: refreshHost(coreHost()), unsaved };
     }
     return this.host.host;

@@ -54,6 +54,50 @@ describe('the chain view', () => {
     assert.match(tooltipOf(lens, 'tests.md'), /- applies to: \*\*\/\*\.test\.ts in packages\/api\n- sent: 34 chars\n- on disk: 68 chars/);
   });
 
+  it('asks for the chain of a file as it opens, and shows it with its editor without asking again', async () => {
+    const file = ws(`packages/api/src/routes/opened${Date.now()}.ts`);
+    write(file, 'export {};\n');
+    try {
+      await open('packages/api/src/routes/orders.ts');
+      const asked = chainsAsked(lens);
+      // The fixture put back after the test before reaches the chains first.
+      await until(() => lens.model.current?.uri.fsPath === ws('packages/api/src/routes/orders.ts') && performance.now() - asked.last > 1000, 'the chains to settle', 15_000);
+      asked.length = 0;
+      const doc = await vscode.workspace.openTextDocument(file);
+      await until(() => asked.length, 'its chain asked as it opened');
+      await asked[0];
+      await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.One });
+      await until(() => lens.model.current?.uri.fsPath === file, 'the chain to follow the editor');
+      await expectTree(lens, ORDERS_TREE);
+      assert.equal(asked.length, 1, 'the editor shown, its chain was not asked again');
+    } finally {
+      Reflect.deleteProperty(lens.model.worker, 'chain');
+      remove(file);
+    }
+  });
+
+  it('does not keep a chain asked as its file opened once the disk changed', async () => {
+    const file = ws(`packages/api/src/routes/changed${Date.now()}.ts`);
+    write(file, 'export {};\n');
+    try {
+      await open('packages/api/src/routes/orders.ts');
+      await until(() => lens.model.current?.uri.fsPath === ws('packages/api/src/routes/orders.ts'), 'the first file');
+      const asked = chainsAsked(lens);
+      const doc = await vscode.workspace.openTextDocument(file);
+      await until(() => asked.length, 'its chain asked as it opened');
+      await asked[0];
+      write('packages/api/src/routes/CLAUDE.md', 'Routes return JSON.\n');
+      // The change resolves the active chain again.
+      await until(() => asked.length > 1, 'the change to reach the chains');
+      await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.One });
+      await untilTree(lens, (rows) => lens.model.current?.uri.fsPath === file && rows.includes('  CLAUDE.md — on read · routes'), 'the new CLAUDE.md in the chain shown');
+    } finally {
+      Reflect.deleteProperty(lens.model.worker, 'chain');
+      remove(file);
+      remove('packages/api/src/routes/CLAUDE.md');
+    }
+  });
+
   it('opens a source where it is clicked', async () => {
     await open('packages/api/src/routes/orders.ts');
     const item = await until(() => treeItem(lens, 'conventions.md'), 'docs/conventions.md in the tree');
@@ -165,6 +209,20 @@ describe('the chain view', () => {
     await untilTree(lens, (rows) => rows.length === 0, 'AGENTS.md gone');
   });
 });
+
+/** The answers of every chain asked of the worker from now on, in order, and when the last was asked (until its `chain` property is deleted). */
+function chainsAsked(lens: InstructionLensApi): Promise<unknown>[] & { last: number } {
+  const asked = Object.assign([] as Promise<unknown>[], { last: performance.now() });
+  const worker = lens.model.worker;
+  const chain = worker.chain.bind(worker);
+  worker.chain = (job) => {
+    const answer = chain(job);
+    asked.push(answer);
+    asked.last = performance.now();
+    return answer;
+  };
+  return asked;
+}
 
 /** Quick picks open asynchronously; give the workbench a moment to show one. */
 function sleepForQuickPick(): Promise<void> {
