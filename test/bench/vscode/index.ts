@@ -426,7 +426,10 @@ async function switches(config: Config, lens: InstructionLensApi | undefined) {
   const files = [...config.switches, config.first];
   for (const file of files) {
     const started = performance.now();
-    await show(file);
+    // As the explorer opens a file: the editor opens the document. Opened first (`show`), the
+    // document would reach the extension host long before its editor, and the extension asks
+    // for a document's chain as it opens.
+    await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(file), { preview: false, viewColumn: vscode.ViewColumn.One });
     shown.push(performance.now() - started);
     if (lens) {
       await waitFor(() => lens.model.current?.uri.fsPath === file, `the chain of ${file}`, 60_000);
