@@ -11,6 +11,11 @@ import type { FileSystem } from './fs';
 export interface GitIndex {
   /** The work tree root containing `dir`, or undefined outside a repository. */
   root(dir: string): string | undefined;
+  /**
+   * The object that stays the same across refreshes carried over written files
+   * (`SnapshotGitIndex.carry`): what depends only on a commit is kept on it.
+   */
+  readonly lasting?: object;
   /** Tracked paths (absolute) under `root`, optionally filtered by pathspec globs. */
   trackedFiles(root: string, pathspecs?: readonly string[]): string[] | undefined;
   /** Tracked files plus untracked ones git does not ignore: what a user has in the work tree. */
@@ -275,6 +280,10 @@ export class SnapshotGitIndex implements GitIndex {
 
   get rootsFrom(): FileSystem | undefined {
     return this.inner.rootsFrom;
+  }
+
+  get lasting(): object {
+    return this.inner.lasting ?? this.inner;
   }
 
   private once<T>(key: string, get: () => T): T {

@@ -134,6 +134,26 @@ describe('the extension\'s checking service', () => {
     }
   });
 
+  it('quick looks after edits, every agent, carried over each change, give what a new service gives', async () => {
+    // What depends only on the commit or on git's listing (the hosted session's committed files,
+    // CAR's nested files) is kept across the changes; what the edited text gives is not.
+    const all = (): FolderSettings => ({ ...folder(), agents: PROFILES.map((p) => p.id) });
+    const s = service();
+    const file = path.join(root, 'api', 'AGENTS.md');
+    const original = nodeFs.readFileSync(file, 'utf8');
+    diagnosticsOf(await s.send({ kind: 'look', jobs: [{ file, ...all() }], change: change() }).answer);
+    try {
+      for (const text of [`${original}@gone.md\n`, '', 'x'.repeat(70_000), original]) {
+        nodeFs.writeFileSync(file, text);
+        const carried = diagnosticsOf(await s.send({ kind: 'look', jobs: [{ file, ...all() }], change: change([file]) }).answer);
+        const fresh = diagnosticsOf(await service().send({ kind: 'look', jobs: [{ file, ...all() }], change: change() }).answer);
+        assert.deepEqual(keys(carried), keys(fresh), `after writing ${text.length} characters`);
+      }
+    } finally {
+      nodeFs.writeFileSync(file, original);
+    }
+  });
+
   it('unsaved editor text is what the chains read', async () => {
     const s = service();
     const file = path.join(root, 'web', 'GEMINI.md');

@@ -155,10 +155,27 @@ interface Nested extends Collected {
 
 /** `nested_instructions`: find the tracked nested files, apply the budgets, render the block. */
 function nestedInstructions(ctx: ResolveContext, root: string, tracked: string[] | undefined, budgets: Budgets): Nested {
-  const files = findNested(ctx.fs.path, root, tracked);
+  const listed = tracked && ofList(tracked);
+  let files = listed?.nested.get(root);
+  if (!files) {
+    files = findNested(ctx.fs.path, root, tracked);
+    listed?.nested.set(root, files);
+  }
   // Imports: none. CAR inlines each file's text as it is.
   const budgeted = applyBudget(ctx, root, files, budgets);
-  return { ...budgeted, text: render(ctx.fs.path, root, budgeted.blocks, budgeted.listed), trackedSet: new Set(tracked ?? []) };
+  return { ...budgeted, text: render(ctx.fs.path, root, budgeted.blocks, budgeted.listed), trackedSet: listed?.set ?? new Set() };
+}
+
+/**
+ * What a tracked list gives, worked out once per list: a refresh carried over an edit keeps git's
+ * answers (the same array), so a quick look does not index and filter the repository's paths again.
+ */
+const byList = new WeakMap<readonly string[], { set: Set<string>; nested: Map<string, string[]> }>();
+
+function ofList(tracked: readonly string[]): { set: Set<string>; nested: Map<string, string[]> } {
+  let known = byList.get(tracked);
+  if (!known) byList.set(tracked, (known = { set: new Set(tracked), nested: new Map() }));
+  return known;
 }
 
 /**

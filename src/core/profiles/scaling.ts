@@ -216,7 +216,7 @@ class Session {
     const rev = this.rev;
     this.committedList = this.isRepo ? this.atCommit('', () => ctx.git.committedFiles?.(root, rev) ?? ctx.git.trackedFiles(root)) : undefined;
     const list = this.committedList;
-    this.committed = list ? ctx.memo(`committed\0${root}\0${rev}`, () => new Set(list)) : undefined;
+    this.committed = list ? (this.commit ? this.atCommit('\0set', () => new Set(list)) : ctx.memo(`committed\0${root}\0${rev}`, () => new Set(list))) : undefined;
     this.absent = this.isRepo
       ? `Not committed on ${this.branch}: a session reads only what is committed on the default branch.`
       : 'Not in a git repository: a session reads guidance only from a commit of the default branch.';
@@ -227,9 +227,12 @@ class Session {
     return path.relative(this.root, p).split(path.sep).join('/') || '.';
   }
 
-  /** A value that depends only on the commit, kept per git index (see `memo`). */
+  /**
+   * A value that depends only on the commit, kept per git index (see `memo`), and across the
+   * refreshes carried over an edit: a quick look does not list the commit's files again.
+   */
   atCommit<T>(key: string, get: () => T): T {
-    return this.commit ? memo(this.ctx.git, `${this.commit}\0${this.root}\0${key}`, get) : get();
+    return this.commit ? memo(this.ctx.git.lasting ?? this.ctx.git, `${this.commit}\0${this.root}\0${key}`, get) : get();
   }
 
   source(file: string, kind: SourceKind, scope: string, extra: Partial<Source> = {}): Source {
@@ -310,7 +313,7 @@ function findGuidance(s: Session): { rootItems: Item[]; groups: Group[]; guidanc
   const path = s.ctx.fs.path;
   const reader = new GuidanceReader(s);
   // Every guidance file and skill of the commit read from git at once, not one `git show` each.
-  if (s.isRepo) prefetch(s, (s.committedList ?? []).filter((f) => f.endsWith('.md') && (GUIDANCE.includes(path.basename(f)) || path.basename(f) === 'SKILL.md')));
+  if (s.isRepo) prefetch(s, s.atCommit('\0guidance', () => (s.committedList ?? []).filter((f) => f.endsWith('.md') && (GUIDANCE.includes(path.basename(f)) || path.basename(f) === 'SKILL.md'))));
   // Root files, in this order: AGENTS.md, CLAUDE.md, then what they import.
   const rootItems = reader.group(s.root, GUIDANCE.map((n) => path.join(s.root, n)));
   // Directories with guidance in the commit, nearest the root first.
