@@ -4,6 +4,7 @@ import * as nodeFs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import fc from 'fast-check';
 import { after, before, describe, it } from 'node:test';
 import { loadBundle, writeCodeCache } from '../../src/codeCache';
 import { refreshHost, resolveChain } from '../../src/core/chain';
@@ -218,6 +219,82 @@ describe('the extension\'s checking service', () => {
     await Promise.all([pass.answer.then(() => order.push('pass')), look.answer.then(() => order.push('look'))]);
     assert.deepEqual(order, ['look', 'pass']);
     assert.deepEqual(await pass.answer, { id: pass.id, cancelled: true });
+  });
+});
+
+describe('quick looks and passes carried over random edits', () => {
+  // What a look keeps across the changes carried over edits (CAR's budget per nested file, the
+  // hosted session's guidance read from the commit, every cache's answers) must give what a new
+  // service gives: small budgets, so that an edit moves files past them and back.
+  const FILES: Record<string, string> = {
+    'AGENTS.md': 'Root rules.\n@docs/a.md\n',
+    'docs/a.md': 'Imported.\n',
+    'p1/AGENTS.md': 'One.\n',
+    'p1/CLAUDE.md': `${'c'.repeat(100)}\n`,
+    'p2/AGENTS.md': 'Two.\n@../docs/a.md\n',
+    'p2/q/CLAUDE.md': `${'q'.repeat(60)}\n`,
+    'p3/AGENTS.md': 'Three.\n',
+    '.claude/skills/s/SKILL.md': '---\nname: s\ndescription: A skill.\n---\nBody.\n',
+  };
+  // Not committed: the session lists them as not read, CAR warns of the untracked one.
+  const UNTRACKED: Record<string, string> = { 'CLAUDE.md': 'Claude root.\n', 'p3/CLAUDE.md': 'Untracked.\n', '.agents/skills/w/SKILL.md': '---\nname: w\ndescription: Work only.\n---\n' };
+  const TEXTS = ['', '  \n', 'Short.\n', `${'x'.repeat(150)}\n`, `${'y'.repeat(90)}\n`, '@docs/a.md\n', '@gone.md\n', '```\n@in-fence.md\n```\n', 'docs/a.md\n', '---\nname: s\ndescription: Renamed.\n---\n', '---\nname: w\n---\n'];
+  const settings = { car: { maxFiles: 2, maxFileBytes: 120, maxTotalBytes: 200 } };
+  let repo: string;
+  const at = (rel: string) => path.join(repo, rel);
+  const reset = () => {
+    for (const [rel, text] of Object.entries({ ...FILES, ...UNTRACKED })) {
+      nodeFs.mkdirSync(path.dirname(at(rel)), { recursive: true });
+      nodeFs.writeFileSync(at(rel), text);
+    }
+  };
+
+  before(() => {
+    repo = path.join(nodeFs.realpathSync(nodeFs.mkdtempSync(path.join(os.tmpdir(), 'il-look-edits-'))), 'repo');
+    nodeFs.mkdirSync(repo);
+    for (const [rel, text] of Object.entries(FILES)) {
+      nodeFs.mkdirSync(path.dirname(at(rel)), { recursive: true });
+      nodeFs.writeFileSync(at(rel), text);
+    }
+    const run = (...args: string[]) => execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.com', ...args], { cwd: repo, stdio: 'ignore' });
+    run('init', '-q', '-b', 'main');
+    run('add', '-A');
+    run('commit', '-q', '-m', 'start');
+    reset();
+  });
+
+  after(() => nodeFs.rmSync(path.dirname(repo), { recursive: true, force: true }));
+
+  it('every agent\'s look and pass, carried over each edit, give what a new service gives', async () => {
+    const files = Object.keys({ ...FILES, ...UNTRACKED }).filter((f) => f !== 'docs/a.md').map(at);
+    const all = (): FolderSettings => ({ folder: repo, agents: PROFILES.map((p) => p.id), launch: 'workspaceFolder', home, settings });
+    const look = (file: string) => ({ kind: 'look' as const, jobs: [{ file, ...all() }] });
+    const pass = { kind: 'check' as const, jobs: [{ root: repo, ...all() }] };
+    const edits = fc.array(fc.tuple(fc.nat(), fc.constantFrom(...TEXTS), fc.nat()), { minLength: 1, maxLength: 4 });
+    await fc.assert(
+      fc.asyncProperty(edits, async (series) => {
+        reset();
+        const s = service();
+        diagnosticsOf(await s.send({ ...pass, change: change() }).answer);
+        try {
+          for (const [which, text, other] of series) {
+            const file = files[which % files.length];
+            nodeFs.writeFileSync(file, text);
+            const written = diagnosticsOf(await s.send({ ...look(file), change: change([file]) }).answer);
+            assert.deepEqual(keys(written), keys(diagnosticsOf(await service().send({ ...look(file), change: change() }).answer)), `the look at ${file} after writing ${JSON.stringify(text)}`);
+            // Another file, whose problems an edit may move (CAR's budget), and the whole pass.
+            const next = files[other % files.length];
+            const elsewhere = diagnosticsOf(await s.send({ ...look(next), change: change([]) }).answer);
+            assert.deepEqual(keys(elsewhere), keys(diagnosticsOf(await service().send({ ...look(next), change: change() }).answer)), `the look at ${next}`);
+            const carried = diagnosticsOf(await s.send({ ...pass, change: change([]) }).answer);
+            assert.deepEqual(keys(carried), keys(diagnosticsOf(await service().send({ ...pass, change: change() }).answer)), 'the pass');
+          }
+        } finally {
+          reset();
+        }
+      }),
+      { numRuns: 12, seed: 20261203 },
+    );
   });
 });
 

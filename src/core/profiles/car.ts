@@ -3,7 +3,7 @@ import type { PathApi } from '../fs';
 import { newSource, type Diagnostic, type RenderPart, type Source } from '../model';
 import { dirsBelow, folderOf, hasExactName } from '../paths';
 import type { Profile, ProfileResult, ResolveContext } from '../profile';
-import { describeReadFailure, readFailureDiagnostic, readText, sizes } from '../readText';
+import { describeReadFailure, readFailureDiagnostic, readText, sizes, type ReadResult } from '../readText';
 import { byteCount, fmt } from '../text';
 
 /**
@@ -102,9 +102,8 @@ function worktree(ctx: ResolveContext) {
   // `git ls-files` fails outside a repository: then no nested file is read.
   const tracked = gitRoot ? ctx.git.trackedFiles(gitRoot) : undefined;
   // The nested block is the same for every target of the worktree: worked out once per refresh.
-  const nested = ctx.memo(`nested\0${root}\0${budgets.maxFiles}\0${budgets.maxFileBytes}\0${budgets.maxTotalBytes}`, () =>
-    nestedInstructions(ctx, root, tracked, budgets),
-  );
+  const key = `${root}\0${budgets.maxFiles}\0${budgets.maxFileBytes}\0${budgets.maxTotalBytes}`;
+  const nested = ctx.memo(`nested\0${key}`, () => nestedInstructions(ctx, root, tracked, budgets, key));
   return { budgets, root, tracked, nested };
 }
 
@@ -154,7 +153,7 @@ interface Nested extends Collected {
 }
 
 /** `nested_instructions`: find the tracked nested files, apply the budgets, render the block. */
-function nestedInstructions(ctx: ResolveContext, root: string, tracked: string[] | undefined, budgets: Budgets): Nested {
+function nestedInstructions(ctx: ResolveContext, root: string, tracked: string[] | undefined, budgets: Budgets, key: string): Nested {
   const listed = tracked && ofList(tracked);
   let files = listed?.nested.get(root);
   if (!files) {
@@ -162,19 +161,32 @@ function nestedInstructions(ctx: ResolveContext, root: string, tracked: string[]
     listed?.nested.set(root, files);
   }
   // Imports: none. CAR inlines each file's text as it is.
-  const budgeted = applyBudget(ctx, root, files, budgets);
-  return { ...budgeted, text: render(ctx.fs.path, root, budgeted.blocks, budgeted.listed), trackedSet: listed?.set ?? new Set() };
+  const before = listed?.budgeted.get(key);
+  const steps = applyBudget(ctx, root, files, budgets, before?.steps);
+  // The text again only when a block or a listed path changed (the same files: the same list), not when only a file's size did.
+  const text = before && steps.every((s, i) => s.block === before.steps[i].block && s.listed?.why === before.steps[i].listed?.why)
+    ? before.text
+    : render(ctx.fs.path, root, steps.flatMap((s) => s.block ?? []), steps.flatMap((s) => s.listed ?? []));
+  listed?.budgeted.set(key, { steps, text });
+  return { sources: steps.flatMap((s) => s.sources), diagnostics: steps.flatMap((s) => s.diagnostics), used: steps.at(-1)?.usedAfter ?? 0, text, trackedSet: listed?.set ?? new Set() };
 }
 
 /**
  * What a tracked list gives, worked out once per list: a refresh carried over an edit keeps git's
  * answers (the same array), so a quick look does not index and filter the repository's paths again.
  */
-const byList = new WeakMap<readonly string[], { set: Set<string>; nested: Map<string, string[]> }>();
+interface OfList {
+  set: Set<string>;
+  nested: Map<string, string[]>;
+  /** The last budget applied to each root's nested files, by root and budgets (see `applyBudget`). */
+  budgeted: Map<string, { steps: Step[]; text: string | undefined }>;
+}
 
-function ofList(tracked: readonly string[]): { set: Set<string>; nested: Map<string, string[]> } {
+const byList = new WeakMap<readonly string[], OfList>();
+
+function ofList(tracked: readonly string[]): OfList {
   let known = byList.get(tracked);
-  if (!known) byList.set(tracked, (known = { set: new Set(tracked), nested: new Map() }));
+  if (!known) byList.set(tracked, (known = { set: new Set(tracked), nested: new Map(), budgeted: new Map() }));
   return known;
 }
 
@@ -198,53 +210,76 @@ interface Listed {
   why: string;
 }
 
+/** One nested file under the budget: what it gives, from its text and the bytes and files inlined before it. */
+interface Step extends Collected {
+  read: ReadResult;
+  used: number;
+  inlined: number;
+  usedAfter: number;
+  inlinedAfter: number;
+  block?: string;
+  listed?: Listed;
+}
+
 /**
  * Apply the budget (`nested_instructions`: MAX_NESTED_FILES, MAX_NESTED_FILE_BYTES,
  * MAX_NESTED_INSTRUCTIONS_BYTES): each file inlined, in path order, while it fits; one past a
- * budget is listed by path for the model to `read_file`.
+ * budget is listed by path for the model to `read_file`. A file read as before (the same answer
+ * of the refresh's cache, carried over an edit of others) with the same bytes and files inlined
+ * before it gives what it gave (`before`, the last budget of the same files): an edit re-budgets
+ * only the edited file and those after it whose part changes.
  */
-function applyBudget(ctx: ResolveContext, root: string, files: string[], budgets: Budgets) {
-  const out: Collected = { sources: [], diagnostics: [] };
-  const blocks: string[] = [];
-  const listed: Listed[] = [];
+function applyBudget(ctx: ResolveContext, root: string, files: string[], budgets: Budgets, before: Step[] = []): Step[] {
+  const steps: Step[] = [];
   let used = 0;
-  for (const file of files) {
-    const text = readNested(ctx, file, out);
-    if (text === undefined) continue;
-    const size = sizes(text.raw);
-    const bytes = byteCount(text.trimmed);
-    const why = overBudget(file, bytes, used, blocks.length, budgets, out.diagnostics);
-    if (why) {
-      const pointer = `- ${relPath(ctx.fs.path, root, file)} (${why})`;
-      listed.push({ file, why });
-      out.sources.push(base(ctx.fs.path, file, { ...size, status: 'listed', injectedChars: sizes(pointer).chars, injectedBytes: sizes(pointer).bytes, reason: `Not inlined: ${why}. CAR lists its path so the model can read it with read_file.` }));
-      continue;
-    }
-    // [design] Greedy in path order: a later, smaller file still goes in if it fits.
-    used += bytes;
-    const dir = governs(ctx.fs.path, root, file);
-    const block = `## ${dir} (${relPath(ctx.fs.path, root, file)})\n\n${text.trimmed}`;
-    blocks.push(block);
-    out.sources.push(base(ctx.fs.path, file, { ...size, injectedChars: sizes(block).chars, injectedBytes: sizes(block).bytes, reason: `Tracked by git: inlined in the system prompt, labelled as the rules for ${dir}.` }));
+  let inlined = 0;
+  files.forEach((file, i) => {
+    const read = readText(ctx.fs, file);
+    const old = before[i];
+    const step = old?.read === read && old.used === used && old.inlined === inlined ? old : budgetStep(ctx, root, file, read, used, inlined, budgets);
+    steps.push(step);
+    used = step.usedAfter;
+    inlined = step.inlinedAfter;
+  });
+  return steps;
+}
+
+function budgetStep(ctx: ResolveContext, root: string, file: string, read: ReadResult, used: number, inlined: number, budgets: Budgets): Step {
+  const step: Step = { sources: [], diagnostics: [], read, used, inlined, usedAfter: used, inlinedAfter: inlined };
+  const text = readNested(ctx.fs.path, read, file, step);
+  if (text === undefined) return step;
+  const size = sizes(text.raw);
+  const bytes = byteCount(text.trimmed);
+  const why = overBudget(file, bytes, used, inlined, budgets, step.diagnostics);
+  if (why) {
+    const pointer = `- ${relPath(ctx.fs.path, root, file)} (${why})`;
+    step.listed = { file, why };
+    step.sources.push(base(ctx.fs.path, file, { ...size, status: 'listed', injectedChars: sizes(pointer).chars, injectedBytes: sizes(pointer).bytes, reason: `Not inlined: ${why}. CAR lists its path so the model can read it with read_file.` }));
+    return step;
   }
-  return { ...out, blocks, listed, used };
+  // [design] Greedy in path order: a later, smaller file still goes in if it fits.
+  step.usedAfter = used + bytes;
+  step.inlinedAfter = inlined + 1;
+  const dir = governs(ctx.fs.path, root, file);
+  step.block = `## ${dir} (${relPath(ctx.fs.path, root, file)})\n\n${text.trimmed}`;
+  step.sources.push(base(ctx.fs.path, file, { ...size, injectedChars: sizes(step.block).chars, injectedBytes: sizes(step.block).bytes, reason: `Tracked by git: inlined in the system prompt, labelled as the rules for ${dir}.` }));
+  return step;
 }
 
 /**
  * A tracked nested file's text, raw and trimmed; undefined (reported when there is something to
  * say) when it is deleted in the worktree, unreadable or empty.
  */
-function readNested(ctx: ResolveContext, file: string, out: Collected): { raw: string; trimmed: string } | undefined {
-  const r = readText(ctx.fs, file);
+function readNested(path: PathApi, r: ReadResult, file: string, out: Collected): { raw: string; trimmed: string } | undefined {
   if (r.state === 'missing' || r.state === 'directory') return undefined; // tracked but deleted in the worktree
   if (r.state !== 'ok') {
-    out.sources.push(base(ctx.fs.path, file, { status: 'unreadable', reason: `It ${describeReadFailure(r)}, so CAR cannot read it.` }));
+    out.sources.push(base(path, file, { status: 'unreadable', reason: `It ${describeReadFailure(r)}, so CAR cannot read it.` }));
     out.diagnostics.push(readFailureDiagnostic(r, file, `This file ${describeReadFailure(r)}: CAR cannot inline it.`));
     return undefined;
   }
   const trimmed = r.text.trim();
   if (trimmed === '') {
-    out.sources.push(base(ctx.fs.path, file, { ...sizes(r.text), status: 'excluded', reason: 'It is empty, so there is nothing to inline.' }));
+    out.sources.push(base(path, file, { ...sizes(r.text), status: 'excluded', reason: 'It is empty, so there is nothing to inline.' }));
     return undefined;
   }
   return { raw: r.text, trimmed };

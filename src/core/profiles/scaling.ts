@@ -121,8 +121,8 @@ interface Item {
   fault?: Fault;
   /** Its own diagnostics, reported only when it is in the chain. */
   diagnostics: Diagnostic[];
-  /** The not-committed check, run only for items in the chain (it reads the work tree). */
-  late?: () => Diagnostic[];
+  /** The not-committed check, run only for items in the chain (it reads the work tree of the chain's refresh). */
+  late?: (s: Session) => Diagnostic[];
   /** A guidance file (not an import) of a directory. */
   top: boolean;
 }
@@ -165,8 +165,23 @@ interface Repository {
  */
 function resolve(ctx: ResolveContext): ProfileResult {
   const s = new Session(ctx);
-  const repo = ctx.memo(`${s.root}\0${s.rev}\0${s.commit ?? ''}`, () => readRepository(s));
+  const repo = ctx.memo(`${s.root}\0${s.rev}\0${s.commit ?? ''}`, () => keptRepository(s));
   return render(s, repo);
+}
+
+/**
+ * The repository's guidance, kept across the refreshes carried over an edit (`atCommit`): it is
+ * read from the commit, and from the work tree only through `workText`, whose answers are asked
+ * again and compared. A quick look after an edit does not read every guidance file again.
+ */
+function keptRepository(s: Session): Repository {
+  const kept = s.atCommit(`\0repository\0${s.rev}`, () => ({ repo: undefined as Repository | undefined, read: new Map<string, string | undefined>() }));
+  if (kept.repo && [...kept.read].every(([file, text]) => s.workText(file) === text)) return kept.repo;
+  const read = (s.workRead = new Map());
+  kept.repo = readRepository(s);
+  s.workRead = undefined;
+  kept.read = read;
+  return kept.repo;
 }
 
 function readRepository(s: Session): Repository {
@@ -204,6 +219,8 @@ class Session {
   readonly committedAs = new Map<string, string>();
   /** Why a file only in the work tree is not read. */
   readonly absent: string;
+  /** What `workText` answered, while the repository's guidance is read (see `keptRepository`). */
+  workRead: Map<string, string | undefined> | undefined;
 
   constructor(readonly ctx: ResolveContext) {
     const gitRoot = ctx.git.root(ctx.launchDir);
@@ -277,9 +294,10 @@ class Session {
 
   /** What the work tree holds at `file`, for the not-committed warnings. */
   workText(file: string): string | undefined {
-    if (!hasExactName(this.ctx.fs, file)) return undefined;
-    const r = readText(this.ctx.fs, file);
-    return r.state === 'ok' ? r.text : undefined;
+    const r = hasExactName(this.ctx.fs, file) ? readText(this.ctx.fs, file) : undefined;
+    const text = r?.state === 'ok' ? r.text : undefined;
+    this.workRead?.set(file, text);
+    return text;
   }
 
   /** Where the work tree and the commit (`text`, undefined when not committed) disagree. */
@@ -402,11 +420,11 @@ class GuidanceReader {
     const r = s.readCommitted(real);
     if (r.state === 'absent') {
       if (!importer) {
-        if (s.onDisk(file)) out.push({ source: s.workOnly(file, kind, scope), diagnostics: [], late: () => s.notCommitted(file, undefined), top });
+        if (s.onDisk(file)) out.push({ source: s.workOnly(file, kind, scope), diagnostics: [], late: (at) => at.notCommitted(file, undefined), top });
         return undefined;
       }
       const src = s.source(file, kind, scope, { ...extra, status: 'missing', reason: `Not found on ${s.branch}: the import is not followed, and the session lists it as not found.` });
-      out.push({ source: src, diagnostics: [], late: () => s.notCommitted(file, undefined), top });
+      out.push({ source: src, diagnostics: [], late: (at) => at.notCommitted(file, undefined), top });
       return undefined;
     }
     this.seen.set(real, file);
@@ -418,7 +436,7 @@ class GuidanceReader {
     }
     const size = sizes(r.text);
     const diags: Diagnostic[] = [];
-    const late = () => s.notCommitted(file, r.text);
+    const late = (at: Session) => at.notCommitted(file, r.text);
     if (size.bytes > MAX_FILE_BYTES) {
       const src = s.source(file, kind, scope, { ...extra, ...size, status: 'omitted', reason: `Over 1 MB (${fmt(size.bytes)} bytes): the session leaves it out and names it.` });
       diags.push(diag('file-truncated', file, `At ${fmt(size.bytes)} bytes this file is over 1 MB: a session leaves it out entirely${scope !== s.root ? ', and with it all guidance of its directory' : ''}.`));
@@ -686,7 +704,7 @@ class Chain {
   add(it: Item): void {
     if (it.content !== undefined && (it.source.status === 'loaded' || it.source.status === 'truncated' || it.source.status === 'on-read')) setInjected(it.source, it.content);
     this.sources.push(it.source);
-    this.diagnostics.push(...(it.late?.() ?? []), ...this.onWorkTree(it));
+    this.diagnostics.push(...(it.late?.(this.s) ?? []), ...this.onWorkTree(it));
   }
 
   /**
