@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { carryHost, resolveChain, refreshHost, type Host } from './chain';
-import { checkInSlices, listedFolder } from './check';
+import { checkInSlices, listedFolder, listFiles } from './check';
+import { detectFromRepository } from './detect';
 import { NodeFileSystem } from './fs';
-import { SnapshotGitIndex } from './git';
+import { runAsync, SnapshotGitIndex } from './git';
 import type { Chain, Diagnostic } from './model';
 import { isInside } from './paths';
 import { governedFolder } from './patterns';
@@ -53,6 +54,7 @@ export type CheckRequest = { id: number; change: Change } & (
   | { kind: 'check'; jobs: CheckJob[] }
   | { kind: 'look'; jobs: LookJob[] }
   | { kind: 'chain'; job: ChainJob }
+  | { kind: 'detect'; folder: string }
 );
 
 /**
@@ -79,6 +81,8 @@ export type CheckMessage = CheckRequest | { kind: 'cancel'; id: number };
 export type CheckAnswer =
   | { id: number; diagnostics: Diagnostic[]; times?: [number, number]; cpu?: number[] }
   | { id: number; chain: Chain; times: [number, number] }
+  /** Which agents a folder's files show: each profile's `Detection.evidence`, in registry order (none: not used). */
+  | { id: number; evidence: string[][] }
   | { id: number; cancelled: true }
   | { id: number; error: string };
 
@@ -132,7 +136,12 @@ export class CheckService {
       });
       return;
     }
-    void this.check(message.id, host, message.jobs).then(this.answer, (e: unknown) => this.answer({ id: message.id, error: describe(e) }));
+    const failed = (e: unknown) => this.answer({ id: message.id, error: describe(e) });
+    if (message.kind === 'detect') {
+      void markerFiles(host, message.folder, message.change.trusted).then((files) => this.answer({ id: message.id, evidence: detectFromRepository(files, PROFILES).map((d) => d.evidence) }), failed);
+      return;
+    }
+    void this.check(message.id, host, message.jobs).then(this.answer, failed);
   }
 
   /**
@@ -254,6 +263,19 @@ async function listFilesAhead(host: Host, job: CheckJob): Promise<void> {
   if (root === job.root) return git.listAhead(root);
   const folder = listedFolder(host, root, job.root);
   await Promise.all([folder ? git.listUnderAhead(root, folder) : git.listAhead(root), listAhead(host, job.root, job.agents)]);
+}
+
+/** Every agent's markers as git pathspecs: git picks them out of its list, where matching every file here took a second on 57k files. */
+const MARKER_PATHSPECS = [...new Set(PROFILES.flatMap((p) => p.evidence.markers))].map((m) => `:(glob)${m}`);
+const LS_MARKERS = ['-c', 'core.quotepath=off', 'ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', ...MARKER_PATHSPECS];
+
+/**
+ * The files of `folder` that may show which agents it uses: git's list of every agent's markers,
+ * tracked or not, in its own process; without git (or untrusted), the walk of `check`.
+ */
+async function markerFiles(host: Host, folder: string, trusted: boolean): Promise<string[]> {
+  const listed = trusted && host.git.root(folder) ? await runAsync(folder, LS_MARKERS) : undefined;
+  return listed?.split('\0').filter(Boolean) ?? listFiles(host, folder).files;
 }
 
 /**

@@ -231,7 +231,8 @@ function named(files: readonly string[] | undefined, name: string): string[] | u
   return files?.filter((f) => f === name || f.endsWith(`/${name}`) || f.endsWith(`\\${name}`));
 }
 
-function runAsync(cwd: string, args: string[]): Promise<string | undefined> {
+/** git's output, asynchronously (its start still holds the calling thread); undefined when it fails. */
+export function runAsync(cwd: string, args: string[]): Promise<string | undefined> {
   return new Promise((resolve) => {
     childProcess().execFile('git', args, { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: 30_000 }, (error, stdout) => resolve(error ? undefined : stdout));
   });

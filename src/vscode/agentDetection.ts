@@ -1,7 +1,5 @@
-import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { listFiles } from '../core/check';
 import { CONFIG_FILE, readConfig } from '../core/config';
 import { RULES } from '../core/diagnostics';
 import { detectFromRepository, nodeMachineProbe, probeMachine, withMachine, type Detection, type MachineEvidence } from '../core/detect';
@@ -33,7 +31,14 @@ export class AgentDetection implements vscode.Disposable {
   private generation = 0;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly home: () => string) {
+  /**
+   * @param list which agents a folder's files show, listed off this thread (`CheckWorker.detect`):
+   * each profile's evidence in registry order; undefined when that failed
+   */
+  constructor(
+    private readonly home: () => string,
+    private readonly list: (folder: string) => Promise<string[][] | undefined>,
+  ) {
     this.disposables.push(
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.probe()),
       vscode.workspace.onDidChangeWorkspaceFolders(() => {
@@ -49,8 +54,8 @@ export class AgentDetection implements vscode.Disposable {
 
   /**
    * The detections for the folder holding `scope` (the first folder without one), in registry
-   * order. A folder not listed yet is listed asynchronously (git runs outside the extension
-   * host's thread): meanwhile its configuration file alone answers, or nothing is detected (every
+   * order. A folder not listed yet is listed asynchronously (on the worker thread: git,
+   * or the walk without it): meanwhile its configuration file alone answers, or nothing is detected (every
    * agent enabled), and `onDidChange` fires when the listing is in.
    */
   detections(scope?: vscode.ConfigurationScope): Detection[] {
@@ -65,7 +70,7 @@ export class AgentDetection implements vscode.Disposable {
     let repo = this.byFolder.get(folder);
     if (!repo) {
       repo = fromConfig(folder) ?? detectFromRepository([], PROFILES);
-      void this.list(folder);
+      void this.listFolder(folder);
     }
     if (repo.some((d) => d.evidence[0] === CONFIG_FILE)) return repo;
     return this.machine ? withMachine(repo, this.machine) : repo;
@@ -79,14 +84,14 @@ export class AgentDetection implements vscode.Disposable {
   /** The machine's look-up and the listing of every workspace folder, for callers that must wait for them. */
   async ready(): Promise<void> {
     const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
-    await Promise.all([this.probing, ...folders.map((f) => this.list(f))]);
+    await Promise.all([this.probing, ...folders.map((f) => this.listFolder(f))]);
   }
 
   /** A folder's first listing, once: its answer is kept, and `onDidChange` fires. */
-  private list(folder: string): Promise<void> {
+  private listFolder(folder: string): Promise<void> {
     let listing = this.listing.get(folder);
     if (!listing) {
-      listing = fromFolderAsync(folder).then((answer) => {
+      listing = this.fromFolder(folder).then((answer) => {
         // Listed again meanwhile (`forget`), or the folders changed: the newer answer stands.
         if (this.listing.get(folder) !== listing) return;
         const before = fromConfig(folder) ?? detectFromRepository([], PROFILES);
@@ -118,9 +123,9 @@ export class AgentDetection implements vscode.Disposable {
     // A first listing under way may predate the change: it starts again.
     for (const folder of [...this.listing.keys()].filter((f) => !this.byFolder.has(f))) {
       this.listing.delete(folder);
-      void this.list(folder);
+      void this.listFolder(folder);
     }
-    void Promise.all([...this.byFolder.keys()].map(async (folder) => [folder, await fromFolderAsync(folder)] as const)).then((answers) => {
+    void Promise.all([...this.byFolder.keys()].map(async (folder) => [folder, await this.fromFolder(folder)] as const)).then((answers) => {
       if (generation !== this.generation) return;
       let changed = false;
       for (const [folder, now] of answers) {
@@ -132,6 +137,16 @@ export class AgentDetection implements vscode.Disposable {
       }
       if (changed) this.emitter.fire();
     });
+  }
+
+  /** The folder's configuration names its agents; else its files show them (listed on the worker thread; nothing found when that failed). */
+  private async fromFolder(folder: string): Promise<Detection[]> {
+    // In a task of its own: the configuration file is read and parsed.
+    await nextTask();
+    const configured = fromConfig(folder);
+    if (configured) return configured;
+    const evidence = await this.list(folder);
+    return evidence ? PROFILES.map((profile, i) => ({ profile, used: evidence[i].length > 0, evidence: evidence[i] })) : detectFromRepository([], PROFILES);
   }
 
   private probe(): void {
@@ -156,33 +171,6 @@ export class AgentDetection implements vscode.Disposable {
     this.emitter.dispose();
     for (const d of this.disposables) d.dispose();
   }
-}
-
-/** Every agent's markers as git pathspecs: git picks them out of its list, where matching every file here took a second on 57k files. */
-const MARKER_PATHSPECS = [...new Set(PROFILES.flatMap((p) => p.evidence.markers))].map((m) => `:(glob)${m}`);
-const LS_MARKERS = ['-c', 'core.quotepath=off', 'ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', ...MARKER_PATHSPECS];
-
-function fromWalk(folder: string): Detection[] {
-  return detectFromRepository(listFiles(coreHost(), folder).files, PROFILES);
-}
-
-/**
- * The folder's configuration names its agents; else its files show them: git's list of the
- * agents' markers, tracked or not, run asynchronously; without git (or in Restricted Mode) the
- * walk of `check`, which stays synchronous.
- */
-async function fromFolderAsync(folder: string): Promise<Detection[]> {
-  // In a task of its own: starting git's process blocks this thread (tens of milliseconds on a busy machine).
-  await nextTask();
-  const configured = fromConfig(folder);
-  if (configured) return configured;
-  if (vscode.workspace.isTrusted && coreHost().git.root(folder)) {
-    const listed = await new Promise<string | undefined>((resolve) =>
-      execFile('git', LS_MARKERS, { cwd: folder, encoding: 'utf8', maxBuffer: 1 << 28, timeout: 30_000 }, (error, stdout) => resolve(error ? undefined : stdout)),
-    );
-    if (listed !== undefined) return detectFromRepository(listed.split('\0').filter(Boolean), PROFILES);
-  }
-  return fromWalk(folder);
 }
 
 function fromConfig(folder: string): Detection[] | undefined {

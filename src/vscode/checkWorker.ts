@@ -104,14 +104,20 @@ export class CheckWorker implements vscode.Disposable {
     return { chain: answer.chain, ms: spent(sent, answer.times) };
   }
 
+  /**
+   * Which agents a folder's files show (`CheckAnswer`'s `evidence`), read on the worker: git's
+   * process started from this thread held it for tens of milliseconds. Undefined when that failed.
+   */
+  async detect(folder: string): Promise<string[][] | undefined> {
+    const id = this.nextId++;
+    const answer = await this.send(id, { id, kind: 'detect', folder, change: this.change() });
+    return answer && 'evidence' in answer ? answer.evidence : undefined;
+  }
+
   private ask(id: number, request: CheckRequest): Promise<Extract<CheckAnswer, { diagnostics: Diagnostic[] }> | undefined> {
     return this.send(id, request).then((answer) => {
-      if (!answer || 'cancelled' in answer || 'chain' in answer) return undefined;
-      if ('error' in answer) {
-        this.log?.error(`Instruction Lens could not check the workspace: ${answer.error}`);
-        return undefined;
-      }
-      return answer;
+      if (answer && 'error' in answer) this.log?.error(`Instruction Lens could not check the workspace: ${answer.error}`);
+      return answer && 'diagnostics' in answer ? answer : undefined;
     });
   }
 

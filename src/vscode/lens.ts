@@ -32,7 +32,8 @@ export interface Lens {
 export function startLens(context: vscode.ExtensionContext, surface: Surface, log: vscode.LogOutputChannel, activatedAt: number, thread?: CheckThread): Lens {
   probeCaseAt(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath);
   const settings = new Settings();
-  const detection = new AgentDetection(() => settings.home());
+  // Detection lists the folders on the chains' worker (`model`, made below: asked from the next task on).
+  const detection = new AgentDetection(() => settings.home(), (folder) => model.worker.detect(folder));
   const detected = settings.useDetection(detection);
   // Once detection has listed the folders (asynchronously).
   void settings.ready().then(() => log.info(`Agents enabled: ${settings.enabledProfiles().map((p) => `${p.agent} (${p.id}, models ${p.agentVersion})`).join('; ')}`));

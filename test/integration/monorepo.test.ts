@@ -167,4 +167,18 @@ describe('a monorepo as real ones are set up', () => {
     // Loaded on read only: the budget says so rather than "0 used".
     assert.ok((lens.model.current?.chain.budget.onRead ?? 0) > 0);
   });
+
+  it('follows the files that show an agent: a GEMINI.md made in the repository enables Gemini CLI, and deleting it disables it', async () => {
+    const lens = await api();
+    const used = () => lens.detection.detections(vscode.Uri.file(root)).find((d) => d.profile.id === 'gemini-cli')?.used;
+    assert.equal(used(), false);
+    const file = path.join(root, 'GEMINI.md');
+    fs.writeFileSync(file, 'Gemini rules.\n');
+    try {
+      await until(() => used() === true, 'Gemini CLI to be detected', 15_000);
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
+    await until(() => used() === false, 'Gemini CLI to be gone', 15_000);
+  });
 });

@@ -13,6 +13,7 @@ import { NodeFileSystem } from '../../src/core/fs';
 import { CliGitIndex, type GitIndex, type SnapshotGitIndex } from '../../src/core/git';
 import { CheckService, type CheckAnswer, type CheckMessage, type Change, type FolderSettings } from '../../src/core/checkService';
 import type { Diagnostic } from '../../src/core/model';
+import { detectFromRepository } from '../../src/core/detect';
 import { PROFILES } from '../../src/core/profiles';
 import { workspaceHost } from '../../src/core/workspaceHost';
 
@@ -164,6 +165,25 @@ describe('the extension\'s checking service', () => {
     // The disk again once the document is saved or reverted (a new unsaved key).
     const back = diagnosticsOf(await s.send({ kind: 'look', jobs: [{ file, ...folder() }], change: change([]) }).answer);
     assert.ok(back.some((d) => d.message.includes('gone.md')));
+  });
+
+  it('which agents a folder uses, from git\'s list of their markers (an untracked file too), or untrusted from the walk: as from every file', async () => {
+    const s = service();
+    const evidence = async (trusted: boolean) => {
+      const a = await s.send({ kind: 'detect', folder: root, change: { ...change(), trusted } }).answer;
+      assert.ok('evidence' in a, JSON.stringify(a).slice(0, 300));
+      return a.evidence;
+    };
+    // Not committed, not ignored: git lists it among the others.
+    write('.cursorrules', 'Rules.\n');
+    try {
+      const expected = detectFromRepository(listFiles(workspaceHost(new Map(), true), root).files, PROFILES).map((d) => d.evidence);
+      assert.ok(expected[PROFILES.findIndex((p) => p.id === 'cursor')].includes('.cursorrules'));
+      assert.deepEqual(await evidence(true), expected);
+      assert.deepEqual(await evidence(false), expected);
+    } finally {
+      nodeFs.rmSync(path.join(root, '.cursorrules'));
+    }
   });
 
   it('a chain for a file is the one resolveChain gives, and follows a written file', async () => {
