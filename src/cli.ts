@@ -7,7 +7,7 @@ import { defaultLaunchDir, resolveChain, type Host } from './core/chain';
 import { folderEditorSettings } from './core/editorSettings';
 import { agentNames, describeDetections, detectFromRepository, nodeMachineProbe, probeMachine, usedProfiles, versionNotice, withMachine, type Detection } from './core/detect';
 import { README_URL, RULES, ruleHelpUri } from './core/diagnostics';
-import { NodeFileSystem } from './core/fs';
+import { NodeFileSystem, quickPaths } from './core/fs';
 import { CliGitIndex } from './core/git';
 import type { Chain, Diagnostic } from './core/model';
 import { findProfile, PROFILES } from './core/profiles';
@@ -66,7 +66,7 @@ type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositi
 
 /** What every command gets: the parsed options, the disk and git, and argument checks. */
 class Command {
-  readonly fs = new NodeFileSystem();
+  readonly fs = new NodeFileSystem(undefined, quickPaths());
   readonly host = { fs: this.fs, git: new CliGitIndex(this.fs) };
   readonly agents: Profile[];
 

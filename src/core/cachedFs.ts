@@ -233,7 +233,8 @@ export class CachedFileSystem implements FileSystem {
 
   /** The answer to a whole-workspace question, computed once for this refresh. */
   memo<T>(key: string, compute: () => T): T {
-    if (this.memos.has(key)) return this.memos.get(key) as T;
+    const known = this.memos.get(key);
+    if (known !== undefined || this.memos.has(key)) return known as T;
     const value = compute();
     this.memos.set(key, value);
     return value;

@@ -1,9 +1,12 @@
 /** What `CarriedMap.find` gives for a key it holds no answer for (an answer may be `undefined`). */
 export const MISSING: unique symbol = Symbol('missing');
 
+/** How a map holds an answer `undefined`. */
+const NONE: unique symbol = Symbol('none');
+
 /** Answers an earlier refresh froze: its own, over those below it except the keys `hidden` from them. */
 interface Layer<V> {
-  readonly own: ReadonlyMap<string, V>;
+  readonly own: ReadonlyMap<string, V | typeof NONE>;
   readonly hidden: ReadonlySet<string> | undefined;
   readonly below: Layer<V> | undefined;
   /** How many layers this one and those below it make. */
@@ -22,21 +25,20 @@ const MAX_DEPTH = 4;
  * map, and a lookup walks a few maps at most.
  */
 export class CarriedMap<V> {
-  private own = new Map<string, V>();
+  private own = new Map<string, V | typeof NONE>();
   private hidden: ReadonlySet<string> | undefined;
   private below: Layer<V> | undefined;
 
   /** The answer for `key`, or `MISSING`. */
   find(key: string): V | typeof MISSING {
-    const v = this.own.get(key);
-    if (v !== undefined || this.own.has(key)) return v as V;
-    if (this.hidden?.has(key)) return MISSING;
-    // A carried layer is asked `has` first: most keys are not in most layers.
-    for (let l = this.below; l; l = l.below) {
-      if (l.own.has(key)) return l.own.get(key) as V;
-      if (l.hidden?.has(key)) return MISSING;
+    // One look-up a map: an answer `undefined` is held as `NONE` (most paths asked do not exist).
+    let v = this.own.get(key);
+    if (v === undefined) {
+      if (this.hidden?.has(key)) return MISSING;
+      // A carried layer's answer, unless a change above hid it.
+      for (let l = this.below; l && (v = l.own.get(key)) === undefined; l = l.below) if (l.hidden?.has(key)) return MISSING;
     }
-    return MISSING;
+    return v === undefined ? MISSING : ((v === NONE ? undefined : v) as V);
   }
 
   has(key: string): boolean {
@@ -49,7 +51,7 @@ export class CarriedMap<V> {
   }
 
   set(key: string, value: V): void {
-    this.own.set(key, value);
+    this.own.set(key, value === undefined ? NONE : value);
   }
 
   /** A map for the next refresh: every answer of this one but those of the keys in `changed`. */
@@ -82,7 +84,7 @@ function holds<V>(layer: Layer<V> | undefined, key: string): boolean {
  * The keys of `sets` worth hiding from `below`: those it answers and `own` does not. Keys a change
  * touched that nothing answered, or that were asked again since, are not kept layer after layer.
  */
-function hiding<V>(sets: (ReadonlySet<string> | undefined)[], own: ReadonlyMap<string, V> | undefined, below: Layer<V> | undefined): ReadonlySet<string> | undefined {
+function hiding<V>(sets: (ReadonlySet<string> | undefined)[], own: ReadonlyMap<string, V | typeof NONE> | undefined, below: Layer<V> | undefined): ReadonlySet<string> | undefined {
   let out: Set<string> | undefined;
   for (const keys of sets) if (keys) for (const key of keys) if (!own?.has(key) && holds(below, key)) (out ??= new Set()).add(key);
   return out;
