@@ -34,6 +34,9 @@ export interface SourceNode {
   readonly children: SourceNode[];
 }
 
+/** How long `drawn` waits for the workbench to ask a visible view for its rows. */
+const DRAW_WAIT_MS = 500;
+
 const GROUP_LABEL: Record<Group, string> = {
   start: 'At start',
   'on-read': 'When the agent reads here',
@@ -49,6 +52,8 @@ export class ChainTreeProvider implements vscode.TreeDataProvider<ChainNode> {
   readonly onDidChangeTreeData = this.emitter.event;
   private roots: GroupNode[] = [];
   private active: ActiveChain | undefined;
+  /** Called when the workbench next asks for the rows (`drawn`). */
+  private asked: (() => void) | undefined;
 
   /** Rebuild from the model's chain. */
   update(active: ActiveChain | undefined): void {
@@ -58,7 +63,16 @@ export class ChainTreeProvider implements vscode.TreeDataProvider<ChainNode> {
   }
 
   getChildren(node?: ChainNode): ChainNode[] {
+    if (!node) this.asked?.();
     return node ? node.children : this.roots;
+  }
+
+  /** Settles once the workbench asks for the rows, or after `ms`. */
+  drawn(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      this.asked = resolve;
+      setTimeout(resolve, ms);
+    });
   }
 
   getTreeItem(node: ChainNode): vscode.TreeItem {
@@ -237,7 +251,11 @@ function tooltip(source: Source, active: ActiveChain): vscode.MarkdownString {
  * the button of the welcome view that creates the agent's main file. The view itself was
  * registered at activation (src/vscode/surface.ts); this fills it.
  */
-export function registerChainView(surface: Surface, model: ActiveChainModel, verifications: Verifications): vscode.Disposable & { provider: ChainTreeProvider; view: vscode.TreeView<ChainNode> } {
+export function registerChainView(
+  surface: Surface,
+  model: ActiveChainModel,
+  verifications: Verifications,
+): vscode.Disposable & { provider: ChainTreeProvider; view: vscode.TreeView<ChainNode>; drawn(): Promise<void> } {
   const provider = new ChainTreeProvider();
   const view = surface.view as vscode.TreeView<ChainNode>;
   // Each set is a message to the workbench (the title again, or the tree's refresh), even with
@@ -282,6 +300,8 @@ export function registerChainView(surface: Surface, model: ActiveChainModel, ver
   return {
     provider,
     view,
+    // The rows shown last on screen (a hidden view is not asked for them).
+    drawn: async () => void (view.visible && (await provider.drawn(DRAW_WAIT_MS))),
     dispose: () => disposables.forEach((d) => d.dispose()),
   };
 }

@@ -88,13 +88,19 @@ class InstructionDiagnostics implements vscode.Disposable {
     private readonly settings: Settings,
     private readonly watcher: InstructionWatcher,
     private readonly log?: vscode.LogOutputChannel,
+    /** Settles once the chain shown last is on screen (src/vscode/chainView.ts). */
+    drawn?: () => Promise<void>,
   ) {
     this.passes = new CheckWorker(log, PASS_WORKER_IDLE_MS, undefined, model.worker.codeCacheDir);
+    // The first chain on screen before its problems: the first publish reads every file with a
+    // problem through a cold cache (0.1-0.3 s of this thread), which held back the workbench's
+    // question for the chain view's rows.
+    let first: Promise<void> | undefined = model.shown.then(drawn).then(() => (first = undefined));
     this.disposables.push(
       this.passes,
       // An editor switch publishes in a task of its own, once the views have followed the switch:
       // only the files of the chains' own problems, before and after, are made again.
-      model.onDidChange(() => this.publishSoon()),
+      model.onDidChange(() => void (first ? first.then(() => this.publishSoon()) : this.publishSoon())),
       watcher.onDidChange((paths) => {
         this.passes.changed(watcher.structural ? undefined : paths);
         this.schedule(watcher.structural ? undefined : this.scopeOf(paths));
@@ -503,8 +509,15 @@ function relativeTo(fromFile: string, target: string): string {
   return path.relative(path.dirname(fromFile), target) || path.basename(target);
 }
 
-export function registerDiagnostics(surface: Surface, model: ActiveChainModel, settings: Settings, watcher: InstructionWatcher, log?: vscode.LogOutputChannel): vscode.Disposable {
-  const diagnostics = new InstructionDiagnostics(model, settings, watcher, log);
+export function registerDiagnostics(
+  surface: Surface,
+  model: ActiveChainModel,
+  settings: Settings,
+  watcher: InstructionWatcher,
+  log?: vscode.LogOutputChannel,
+  drawn?: () => Promise<void>,
+): vscode.Disposable {
+  const diagnostics = new InstructionDiagnostics(model, settings, watcher, log, drawn);
   return vscode.Disposable.from(
     diagnostics,
     surface.registerCodeActionsProvider({ scheme: 'file' }, new InstructionQuickFixes(diagnostics)),

@@ -52,7 +52,7 @@ export function startLens(context: vscode.ExtensionContext, surface: Surface, lo
     model,
     chainView,
     budgetStatus,
-    registerDiagnostics(surface, model, settings, watcher, log),
+    registerDiagnostics(surface, model, settings, watcher, log, chainView.drawn),
     registerScopeCodeLens(surface, model, settings),
     registerPreview(surface, model),
     registerVerification(surface, model, settings, verifications),
