@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { loadBundle } from './codeCache';
 import type * as LensModule from './vscode/lens';
 import type { Lens } from './vscode/lens';
-import { startCheckThread, type CheckThread } from './vscode/checkThread';
+import { coreCacheFile, startCheckThread, type CheckThread } from './vscode/checkThread';
 import { createLog } from './vscode/log';
 import { Surface } from './vscode/surface';
 
@@ -53,8 +53,12 @@ export function activate(context: vscode.ExtensionContext): InstructionLensApi {
   // extension host's other work between would hold back the thread's start, and its load of the
   // core, which the first chain waits for, by 20-280 ms). It loads the core on its own thread
   // meanwhile: the first chain is resolved there.
+  // The core's code cache is named here once (the name hashes the bundle), for the worker and
+  // for this thread's own load of the core.
+  const cacheDir = context.globalStorageUri.fsPath;
+  let cacheFile: string | undefined;
   queueMicrotask(() => {
-    if (!lens && !failure) thread = threadAhead(context, log, () => !!lens);
+    if (!lens && !failure) thread = threadAhead(context, log, () => !!lens, (cacheFile = coreCacheFile(cacheDir)));
   });
   // Then the core, then the rest's code, then starting the rest (whose parts start their longer
   // steps in tasks of their own), each in a task of its own: the extension host's other work (and
@@ -63,7 +67,7 @@ export function activate(context: vscode.ExtensionContext): InstructionLensApi {
     // The core (src/core, the agents' profiles and their libraries), a bundle of its own, with
     // the code cache the worker threads write (src/codeCache.ts); when that fails, the rest's
     // `require` of it loads it.
-    () => loadBundle(join(__dirname, 'core.js'), context.globalStorageUri.fsPath, true),
+    () => loadBundle(join(__dirname, 'core.js'), cacheDir, true, cacheFile),
     () => {
       try {
         lensModule();
@@ -113,9 +117,9 @@ function contributedCommands(context: vscode.ExtensionContext): string[] {
 }
 
 /** The chains' worker thread, started ahead of the rest (undefined when it could not be: the rest starts one when it first asks). */
-function threadAhead(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, restStarted: () => boolean): CheckThread | undefined {
+function threadAhead(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, restStarted: () => boolean, codeCacheFile?: string): CheckThread | undefined {
   try {
-    const started = startCheckThread(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, context.globalStorageUri.fsPath, true);
+    const started = startCheckThread(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, context.globalStorageUri.fsPath, true, { codeCacheFile });
     // Stopped with the extension when the rest never started (it stops the thread otherwise).
     context.subscriptions.push({ dispose: () => void (restStarted() || started.worker.terminate()) });
     return started;

@@ -17,11 +17,17 @@ export interface CheckThread {
  * Starts dist/checkWorker.js (`caseProbeDir`: the volume the extension asks about, so names
  * compare as they do here; `codeCacheDir`: where the core's code cache is, src/codeCache.ts;
  * `writesCodeCache`: this thread writes it when V8 found none to take — one thread only, the
- * chains', which lives as long as the extension).
+ * chains', which lives as long as the extension; `codeCacheFile`: the cache's name, when the
+ * caller worked it out).
  */
-export function startCheckThread(caseProbeDir: string | undefined, codeCacheDir: string | undefined, writesCodeCache: boolean): CheckThread {
+export function startCheckThread(
+  caseProbeDir: string | undefined,
+  codeCacheDir: string | undefined,
+  writesCodeCache: boolean,
+  { codeCacheFile = coreCacheFile(codeCacheDir) }: { codeCacheFile?: string } = {},
+): CheckThread {
   const worker = new Worker(path.join(__dirname, 'checkWorker.js'), {
-    workerData: { caseProbeDir, codeCacheDir, codeCacheFile: coreCacheFile(codeCacheDir), writesCodeCache },
+    workerData: { caseProbeDir, codeCacheDir, codeCacheFile, writesCodeCache },
     // Its heap is the extension host's memory too: a young generation of 8 MB rather than V8's
     // 48 MB costs more, shorter collections of what a pass leaves behind. Past the old
     // generation's cap the worker stops (logged), and the next request starts another.
@@ -40,7 +46,7 @@ export function startCheckThread(caseProbeDir: string | undefined, codeCacheDir:
  * The core's code cache file in `dir` (src/codeCache.ts), worked out on this thread, where
  * `node:crypto` is loaded already, for the worker; left to the worker when it cannot be.
  */
-function coreCacheFile(dir: string | undefined): string | undefined {
+export function coreCacheFile(dir: string | undefined): string | undefined {
   try {
     return dir && cacheFileOf(path.join(__dirname, 'core.js'), dir);
   } catch {
