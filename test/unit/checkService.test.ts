@@ -260,9 +260,19 @@ describe('quick looks and passes carried over random edits', () => {
   const UNTRACKED: Record<string, string> = { 'CLAUDE.md': 'Claude root.\n', 'p3/CLAUDE.md': 'Untracked.\n', '.agents/skills/w/SKILL.md': '---\nname: w\ndescription: Work only.\n---\n' };
   const TEXTS = ['', '  \n', 'Short.\n', `${'x'.repeat(150)}\n`, `${'y'.repeat(90)}\n`, '@docs/a.md\n', '@gone.md\n', '```\n@in-fence.md\n```\n', 'docs/a.md\n', '---\nname: s\ndescription: Renamed.\n---\n', '---\nname: w\n---\n'];
   const settings = { car: { maxFiles: 2, maxFileBytes: 120, maxTotalBytes: 200 } };
+  // Files a step may create (a new skill folder, an agent's marker, a skill only in the work
+  // tree, a nested file past CAR's budget): the watcher sends a creation or a deletion as a change
+  // to the tree's shape, not as a written file.
+  const CREATED: Record<string, string> = {
+    '.claude/skills/n/SKILL.md': '---\nname: n\ndescription: New.\n---\n',
+    'p1/GEMINI.md': 'Gemini.\n@../docs/a.md\n',
+    '.agents/skills/v/SKILL.md': '---\nname: v\ndescription: Work only.\n---\n',
+    'p3/q/AGENTS.md': `${'z'.repeat(80)}\n`,
+  };
   let repo: string;
   const at = (rel: string) => path.join(repo, rel);
   const reset = () => {
+    for (const rel of Object.keys(CREATED)) nodeFs.rmSync(at(rel.includes('/skills/') ? path.dirname(rel) : rel), { recursive: true, force: true });
     for (const [rel, text] of Object.entries({ ...FILES, ...UNTRACKED })) {
       nodeFs.mkdirSync(path.dirname(at(rel)), { recursive: true });
       nodeFs.writeFileSync(at(rel), text);
@@ -285,12 +295,18 @@ describe('quick looks and passes carried over random edits', () => {
 
   after(() => nodeFs.rmSync(path.dirname(repo), { recursive: true, force: true }));
 
-  it('every agent\'s look and pass, carried over each edit, give what a new service gives', async () => {
+  it('every agent\'s look and pass, carried over each write, creation and deletion, give what a new service gives', async () => {
     const files = Object.keys({ ...FILES, ...UNTRACKED }).filter((f) => f !== 'docs/a.md').map(at);
     const all = (): FolderSettings => ({ folder: repo, agents: PROFILES.map((p) => p.id), launch: 'workspaceFolder', home, settings });
     const look = (file: string) => ({ kind: 'look' as const, jobs: [{ file, ...all() }] });
     const pass = { kind: 'check' as const, jobs: [{ root: repo, ...all() }] };
-    const edits = fc.array(fc.tuple(fc.nat(), fc.constantFrom(...TEXTS), fc.nat()), { minLength: 1, maxLength: 4 });
+    // A step writes a file, creates one or deletes one, then looks at it and at another file.
+    const step = fc.oneof(
+      fc.record({ write: fc.nat(), text: fc.constantFrom(...TEXTS), other: fc.nat() }),
+      fc.record({ create: fc.constantFrom(...Object.keys(CREATED)), other: fc.nat() }),
+      fc.record({ remove: fc.nat(), other: fc.nat() }),
+    );
+    const edits = fc.array(step, { minLength: 1, maxLength: 4 });
     await fc.assert(
       fc.asyncProperty(edits, async (series) => {
         reset();
@@ -300,13 +316,28 @@ describe('quick looks and passes carried over random edits', () => {
         const chain = await s.send({ kind: 'chain', job: { agent: 'claude-code', agents: all().agents, target: at('p2/q/CLAUDE.md'), launchDir: repo, home, settings: {} }, change: change([]) }).answer;
         assert.ok('chain' in chain);
         try {
-          for (const [which, text, other] of series) {
-            const file = files[which % files.length];
-            nodeFs.writeFileSync(file, text);
-            const written = diagnosticsOf(await s.send({ ...look(file), change: change([file]) }).answer);
-            assert.deepEqual(keys(written), keys(diagnosticsOf(await service().send({ ...look(file), change: change() }).answer)), `the look at ${file} after writing ${JSON.stringify(text)}`);
+          for (const edit of series) {
+            let file: string;
+            let done: string;
+            let shape: Change;
+            if ('write' in edit) {
+              file = files[edit.write % files.length];
+              nodeFs.writeFileSync(file, edit.text);
+              [done, shape] = [`writing ${JSON.stringify(edit.text)}`, change([file])];
+            } else if ('create' in edit) {
+              file = at(edit.create);
+              nodeFs.mkdirSync(path.dirname(file), { recursive: true });
+              nodeFs.writeFileSync(file, CREATED[edit.create]);
+              [done, shape] = ['creating it', change()];
+            } else {
+              file = files[edit.remove % files.length];
+              nodeFs.rmSync(file, { force: true });
+              [done, shape] = ['deleting it', change()];
+            }
+            const looked = diagnosticsOf(await s.send({ ...look(file), change: shape }).answer);
+            assert.deepEqual(keys(looked), keys(diagnosticsOf(await service().send({ ...look(file), change: change() }).answer)), `the look at ${file} after ${done}`);
             // Another file, whose problems an edit may move (CAR's budget), and the whole pass.
-            const next = files[other % files.length];
+            const next = files[edit.other % files.length];
             const elsewhere = diagnosticsOf(await s.send({ ...look(next), change: change([]) }).answer);
             assert.deepEqual(keys(elsewhere), keys(diagnosticsOf(await service().send({ ...look(next), change: change() }).answer)), `the look at ${next}`);
             const carried = diagnosticsOf(await s.send({ ...pass, change: change([]) }).answer);
