@@ -91,7 +91,7 @@ const jobs = [
 ];
 if (process.argv.includes('--tests')) {
   jobs.push(
-    build({ ...common, entryPoints: testFiles('test/unit'), outdir: 'out/test/unit', outbase: 'test/unit', external: ['vscode'] }),
+    build({ ...common, entryPoints: testFiles('test/unit'), outdir: 'out/test/unit', outbase: 'test/unit', external: ['vscode', 'esbuild'] }),
     build({ ...common, entryPoints: testFiles('test/integration'), outdir: 'out/test/integration', outbase: 'test/integration', external: ['vscode', 'mocha'] }),
   );
 }

@@ -84,6 +84,60 @@ export function withoutSetUp(text, file) {
 }
 
 /**
+ * jsonc-parser's ES modules are TypeScript's output: each enum (and namespace) is a declaration
+ * and a function call filling it (`var E; (function (E) { E[E["A"] = 1] = "A"; … })(E || (E = {}));`),
+ * statements a bundler must keep whether or not anything reads `E`. The library's own code uses
+ * their values inlined (`10 /* CharacterCodes.lineFeed *\/`), and the core none of them: each
+ * becomes one declaration whose value is that call marked pure (`var E = /* @__PURE__ *\/
+ * (function (E) { …; return E; })({})`, the same object), left out when nothing reads it. A call
+ * of that shape not rewritten (the library changed) fails the build.
+ */
+export function enumsDroppable() {
+  return {
+    name: 'enums-droppable',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]node_modules[\\/]jsonc-parser[\\/]lib[\\/]esm[\\/].*\.js$/ }, async (args) => ({
+        contents: withEnumsDroppable(await readFile(args.path, 'utf8'), args.path),
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/** A module of TypeScript's output with its enums' statements as pure declarations (enumsDroppable). */
+export function withEnumsDroppable(text, file) {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
+  /** The name an enum's filling call fills: `(function (E) { … })(E || (E = {}))`. */
+  const filled = (s) => {
+    if (!ts.isExpressionStatement(s) || !ts.isCallExpression(s.expression)) return undefined;
+    const call = s.expression;
+    const fn = ts.isParenthesizedExpression(call.expression) ? call.expression.expression : undefined;
+    const arg = call.arguments.length === 1 ? call.arguments[0] : undefined;
+    if (!fn || !ts.isFunctionExpression(fn) || fn.parameters.length !== 1 || !arg || !ts.isBinaryExpression(arg) || arg.operatorToken.kind !== ts.SyntaxKind.BarBarToken) return undefined;
+    const name = fn.parameters[0].name;
+    return ts.isIdentifier(name) && ts.isIdentifier(arg.left) && arg.left.text === name.text ? name.text : undefined;
+  };
+  const edits = [];
+  const statements = source.statements;
+  for (let i = 0; i < statements.length; i++) {
+    const name = filled(statements[i]);
+    if (!name) continue;
+    const declaration = statements[i - 1];
+    const declared = declaration && ts.isVariableStatement(declaration) && declaration.declarationList.declarations.length === 1 ? declaration.declarationList.declarations[0] : undefined;
+    if (!declared || declared.initializer || !ts.isIdentifier(declared.name) || declared.name.text !== name || (declaration.declarationList.flags & ts.NodeFlags.BlockScoped) !== 0) {
+      throw new Error(`${file} is not as scripts/extensionBundles.mjs (enumsDroppable) expects: ${name} is filled without its \`var ${name};\` just before`);
+    }
+    const fn = statements[i].expression.expression.expression;
+    const exported = declaration.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword) ? 'export ' : '';
+    const body = text.slice(fn.body.getStart(source) + 1, fn.body.end - 1);
+    edits.push([declaration.getStart(source), statements[i].end, `${exported}var ${name} = /* @__PURE__ */ (function (${name}) {${body}return ${name};\n})({});`]);
+  }
+  let out = text;
+  for (const [start, end, replacement] of edits.reverse()) out = out.slice(0, start) + replacement + out.slice(end);
+  return out;
+}
+
+/**
  * VS Code's API as one namespace per bundle. esbuild makes each module's `import * as vscode from
  * 'vscode'` an object of its own with a getter per name the API has (its `__toESM`, hundreds of
  * names: 16 copies in dist/lens.js, 3 in dist/extension.js, run on the extension host's thread as
@@ -171,7 +225,7 @@ async function buildBundles(options, wanted, write) {
       external: ['vscode'],
       metafile: true,
       write,
-      plugins: [vscodeApiOnce(), ...(options.plugins ?? []), ...(bundle.plugins ?? []), linkBundles(bundle.name, wanted, built)],
+      plugins: [vscodeApiOnce(), enumsDroppable(), ...(options.plugins ?? []), ...(bundle.plugins ?? []), linkBundles(bundle.name, wanted, built)],
     });
     built.add(bundle.name);
     inputs.set(bundle.name, Object.keys(result.metafile.inputs).filter((i) => !i.startsWith('bundle-link:') && !i.startsWith('vscode-api:') && !i.endsWith('-entry.js')));

@@ -6,6 +6,10 @@ import assert from 'node:assert/strict';
 import * as nodeFs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import type { Plugin } from 'esbuild';
+// The library as it is (the test's own build bundles it without the extension's plugins).
+import * as Jsonc from 'jsonc-parser/lib/esm/main.js';
 import { Lexer } from 'marked';
 import type * as Yaml from 'yaml';
 
@@ -118,5 +122,55 @@ describe("the extension's bundles (scripts/extensionBundles.mjs: vscodeApiOnce)"
       const text = nodeFs.readFileSync(path.resolve('dist', `${name}.js`), 'utf8');
       assert.equal(text.split('require("vscode")').length - 1, 1, `dist/${name}.js requires vscode once`);
     }
+  });
+});
+
+/** JSON with comments of every kind a settings file may hold, errors included. */
+const JSONC_TEXTS = [
+  '{"context": {"fileName": ["AGENTS.md", "GEMINI.md"]}}',
+  '// comment\n{ /* block */ "a": 1, "b": [true, false, null, -1.5e3, "\\u00e9\\n"] }',
+  '{"a": 1,}',
+  '{"a" 1}',
+  '{"a": [1 2]}',
+  '{"a": "unterminated',
+  '{"a": 0x1f, "b": 01}',
+  '/* unterminated comment',
+  '{"a": "\\q"}',
+  '',
+  '[1, 2] 3',
+  '{"a": {"b": {"c": ',
+];
+
+describe("jsonc-parser's modules in the extension's bundles (scripts/extensionBundles.mjs: enumsDroppable)", () => {
+  /** jsonc-parser's ES module as the extension's build bundles it, with the `entry`'s exports. */
+  async function bundled(entry: string): Promise<string> {
+    const { build } = await import('esbuild');
+    const plugin = (await import(pathToFileURL(path.resolve('scripts', 'extensionBundles.mjs')).href)) as { enumsDroppable(): Plugin };
+    const result = await build({ stdin: { contents: entry, resolveDir: path.resolve('.'), loader: 'js' }, bundle: true, format: 'cjs', platform: 'node', minify: true, write: false, plugins: [plugin.enumsDroppable()] });
+    return result.outputFiles[0].text;
+  }
+
+  it('keeps every enum the same object, and parses as the library does', async () => {
+    const text = await bundled("export * from 'jsonc-parser/lib/esm/main.js';");
+    const mod = { exports: {} as Record<string, unknown> };
+    new Function('module', 'exports', 'require', text)(mod, mod.exports, require);
+    const library = Jsonc as unknown as Record<string, unknown>;
+    for (const name of ['ScanError', 'SyntaxKind', 'ParseErrorCode']) assert.deepEqual(mod.exports[name], library[name], name);
+    const parse = mod.exports.parse as typeof Jsonc.parse;
+    const print = mod.exports.printParseErrorCode as typeof Jsonc.printParseErrorCode;
+    for (const t of JSONC_TEXTS) {
+      for (const options of [{ allowTrailingComma: false, disallowComments: false, allowEmptyContent: false }, undefined]) {
+        const [ours, theirs]: Jsonc.ParseError[][] = [[], []];
+        assert.deepEqual(parse(t, ours, options), Jsonc.parse(t, theirs, options), t);
+        assert.deepEqual(ours.map((e) => [print(e.error), e.offset, e.length]), theirs.map((e) => [Jsonc.printParseErrorCode(e.error), e.offset, e.length]), t);
+      }
+    }
+  });
+
+  it('leaves out the enums nothing reads', async () => {
+    const text = await bundled("export { parse, printParseErrorCode } from 'jsonc-parser/lib/esm/main.js';");
+    // Members of CharacterCodes, SyntaxKind and ScanError as each enum's filling names them.
+    for (const member of ['.lineFeed=', '.OpenBraceToken=', '.UnexpectedEndOfNumber=']) assert.ok(!text.includes(member), member);
+    assert.ok(text.includes('"InvalidSymbol"'), "printParseErrorCode's names stay");
   });
 });
