@@ -34,7 +34,7 @@ export const EXTENSION_BUNDLES = [
   // The parsers, loaded on first use (src/core/lazy.ts). YAML from the library's ES module build
   // (its "default" export, not its "node" one: the same code) so that what the core does not
   // use is left out.
-  { name: 'yaml', holds: (p) => p === 'src/core/lib/yaml.ts', platform: 'neutral' },
+  { name: 'yaml', holds: (p) => p === 'src/core/lib/yaml.ts', platform: 'neutral', plugins: [yamlDocumentAsRead()] },
   { name: 'marked', holds: (p) => p === 'src/core/lib/marked.ts', plugins: [markedLexerOnly()] },
 ];
 
@@ -81,6 +81,54 @@ export function withoutSetUp(text, file) {
   }
   const kept = [...local].filter(([, name]) => !made.has(name));
   return `${text.slice(0, setUp[0].getStart(source))}export{${kept.map(([as, name]) => `${name} as ${as}`).join(',')}};${text.slice(exports.end)}`;
+}
+
+/**
+ * yaml's `Document` as the core uses it: made by `parseDocument`, read through its errors,
+ * warnings, contents and `toJS()`. Its other methods edit, copy or write a document (`set`,
+ * `clone`, `toString`...), and its `Directives`' copy and text with them: class methods a bundler
+ * must keep, and with `toString` the module that writes a document's text. They are left out of
+ * the classes (the library's own code calls none of them but from a method left out; `createNode`
+ * stays, which writing a collection key as text calls). A class with other methods than these (the
+ * library changed) fails the build.
+ */
+export function yamlDocumentAsRead() {
+  return {
+    name: 'yaml-document-as-read',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]node_modules[\\/]yaml[\\/]browser[\\/]dist[\\/]doc[\\/](Document|directives)\.js$/ }, async (args) => ({
+        contents: withMethodsLeftOut(await readFile(args.path, 'utf8'), args.path, YAML_LEFT_OUT[path.basename(args.path)]),
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/** For each module of yaml's doc/ the plugin changes: its class, the methods kept and those left out (yamlDocumentAsRead). */
+export const YAML_LEFT_OUT = {
+  'Document.js': {
+    name: 'Document',
+    kept: ['constructor', 'createNode', 'setSchema', 'toJS', 'toJSON'],
+    leftOut: ['clone', 'add', 'addIn', 'createAlias', 'createPair', 'delete', 'deleteIn', 'get', 'getIn', 'has', 'hasIn', 'set', 'setIn', 'toString'],
+  },
+  'directives.js': { name: 'Directives', kept: ['constructor', 'atDocument', 'add', 'tagName', 'tagString'], leftOut: ['clone', 'toString'] },
+};
+
+/** A module with one class's methods `leftOut` taken out, failing unless the class has exactly those and `kept`. */
+export function withMethodsLeftOut(text, file, { name, kept, leftOut }) {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
+  const changed = (why) => new Error(`${file} is not as scripts/extensionBundles.mjs (yamlDocumentAsRead) expects: ${why}`);
+  const found = source.statements.find((s) => ts.isClassDeclaration(s) && s.name?.text === name);
+  if (!found) throw changed(`no class ${name}`);
+  const members = found.members.map((m) => [m, ts.isConstructorDeclaration(m) ? 'constructor' : m.name && ts.isIdentifier(m.name) ? m.name.text : undefined]);
+  const names = members.map(([, n]) => n);
+  const expected = [...kept, ...leftOut];
+  if (names.length !== expected.length || !expected.every((n) => names.includes(n)) || !members.every(([m]) => ts.isConstructorDeclaration(m) || (ts.isMethodDeclaration(m) && !m.modifiers?.length))) {
+    throw changed(`${name}'s members are ${names.join(', ')}`);
+  }
+  let out = text;
+  for (const [m] of members.filter(([, n]) => leftOut.includes(n)).reverse()) out = out.slice(0, m.getFullStart()) + out.slice(m.end);
+  return out;
 }
 
 /**

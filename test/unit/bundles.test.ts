@@ -83,8 +83,8 @@ const YAML_TEXTS = [
   'x: *missing\n',
 ];
 
-/** What the core reads of a parse, and the library's text of it. */
-function parsed(lib: Pick<typeof Yaml, 'parseDocument'>, text: string): unknown {
+/** What the core reads of a parse (src/core/frontmatter.ts, src/core/profiles/copilot.ts). */
+function parsed(lib: Pick<typeof Yaml, 'parseDocument' | 'isMap' | 'isScalar'>, text: string): unknown {
   const doc = lib.parseDocument(text, { prettyErrors: false, uniqueKeys: false });
   const attempt = (f: () => unknown) => {
     try {
@@ -97,16 +97,29 @@ function parsed(lib: Pick<typeof Yaml, 'parseDocument'>, text: string): unknown 
     errors: doc.errors.map((e) => [e.code, e.message, e.pos, e.linePos]),
     warnings: doc.warnings.map((e) => [e.code, e.message, e.pos]),
     value: attempt(() => doc.toJS()),
-    text: doc.errors.length ? undefined : attempt(() => String(doc)),
+    // Copilot's header: each pair's key and value, a scalar's value or else the node as text.
+    pairs: lib.isMap(doc.contents) ? doc.contents.items.map((p) => [String(p.key), lib.isScalar(p.value) ? p.value.value : attempt(() => String(p.value)), (p.key as { range?: unknown }).range]) : undefined,
   };
 }
 
 describe("the YAML parser's bundle (dist/yaml.js)", () => {
-  it('parses as the library does: values, errors, warnings and the text it would write', () => {
+  it('parses as the library does: values, errors, warnings, the pairs and their nodes as text', () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const modules = Object.values(require(yamlBundle) as Record<string, typeof Yaml>);
     assert.equal(modules.length, 1, 'dist/yaml.js exports one module');
     for (const text of YAML_TEXTS) assert.deepEqual(parsed(modules[0], text), parsed(YAML, text), text);
+  });
+
+  it("leaves out the methods of a document that edit, copy or write it (scripts/extensionBundles.mjs: yamlDocumentAsRead)", () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const [bundled] = Object.values(require(yamlBundle) as Record<string, typeof Yaml>);
+    const methods = (o: object) => Object.getOwnPropertyNames(Object.getPrototypeOf(o)).sort();
+    const ours = bundled.parseDocument('%YAML 1.1\n---\na: 1\n');
+    const theirs = YAML.parseDocument('%YAML 1.1\n---\na: 1\n');
+    assert.deepEqual(methods(ours), ['constructor', 'createNode', 'setSchema', 'toJS', 'toJSON']);
+    assert.deepEqual(methods(ours.directives!), ['add', 'atDocument', 'constructor', 'tagName', 'tagString']);
+    assert.ok(['set', 'clone', 'toString'].every((m) => methods(theirs).includes(m)), "the library's Document has them");
+    assert.ok(!nodeFs.readFileSync(yamlBundle, 'utf8').includes('%YAML ${'), "dist/yaml.js writes a document's directives");
   });
 
   it("leaves out the library's visitor of its syntax tree, which only the library's users call", () => {
