@@ -8,6 +8,7 @@ import { folderEditorSettings } from './core/editorSettings';
 import { agentNames, describeDetections, detectFromRepository, nodeMachineProbe, probeMachine, usedProfiles, versionNotice, withMachine, type Detection } from './core/detect';
 import { README_URL, RULES, ruleHelpUri } from './core/diagnostics';
 import { NodeFileSystem, quickPaths } from './core/fs';
+import { OneLookFileSystem } from './core/oneLookFs';
 import { CliGitIndex } from './core/git';
 import type { Chain, Diagnostic } from './core/model';
 import { findProfile, PROFILES } from './core/profiles';
@@ -215,7 +216,9 @@ async function runCheck(cmd: Command, folder: string | undefined): Promise<numbe
     detections = machine ? withMachine(repo, machine) : repo;
     return usedProfiles(detections);
   };
-  const result = check(cmd.host, root, agents.length ? agents : choose, { home: values.home ? path.resolve(values.home) : undefined });
+  // The disk as it is at one moment, for the whole pass (`OneLookFileSystem`).
+  const disk = new OneLookFileSystem(undefined, quickPaths());
+  const result = check({ fs: disk, git: new CliGitIndex(disk) }, root, agents.length ? agents : choose, { home: values.home ? path.resolve(values.home) : undefined });
   const checkedFor = result.agentsFrom === 'pinned'
     ? `${agentNames(agents).join(', ')} (--agent)`
     : result.agentsFrom === 'config'
