@@ -6,7 +6,7 @@
 // imported, so that the rest of a module is left out as in one bundle).
 // (esbuild's own code splitting is for ES modules only; VS Code loads an extension as CommonJS.)
 import { build } from 'esbuild';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -218,12 +218,30 @@ const SHARED = new Set(['src/vscode/ids.ts', 'src/vscode/checkThread.ts', 'src/c
 export const extensionFiles = () => EXTENSION_BUNDLES.map((b) => `dist/${b.name}.js`);
 
 /**
- * The libraries' licence notices each bundle leaves out (esbuild's `legalComments: 'external'`):
- * one file beside the bundle, for the bundles whose libraries have any (a built dist/ tells
- * which). The .vsix ships them; in the bundles they were 2.1 KB of comments.
+ * Every library bundled into the extension, each with its licence's full text, in one file the
+ * .vsix ships: the libraries' licences (MIT, ISC, BSD) ask that their notice go with every copy,
+ * and most of them carry it only in a LICENSE file beside their code, never in it.
  */
-export const extensionNotices = () => extensionFiles().map(noticesOf).filter((file) => existsSync(path.join(repo, file)));
-const noticesOf = (file) => `${file}.LEGAL.txt`;
+export const THIRD_PARTY_NOTICES = 'dist/THIRD-PARTY-NOTICES.txt';
+
+/** The folder of the npm package a bundled file comes from (undefined for the project's own). */
+export function packageOf(file) {
+  const match = /^(.*[\\/]node_modules[\\/](?:@[^\\/]+[\\/])?[^\\/]+)[\\/]/.exec(path.resolve(repo, file));
+  return match?.[1];
+}
+
+function writeThirdPartyNotices(inputs) {
+  const folders = new Set([...inputs.values()].flat().map(packageOf).filter(Boolean));
+  const entries = [...folders].map((folder) => {
+    const manifest = JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8'));
+    const licence = readdirSync(folder).find((name) => /^(licen[cs]e|copying)([.-]|$)/i.test(name));
+    if (!licence) throw new Error(`${manifest.name} has no licence file to ship with the extension (scripts/extensionBundles.mjs, writeThirdPartyNotices)`);
+    return { name: manifest.name, text: `${manifest.name} ${manifest.version} (${manifest.license})\n\n${readFileSync(path.join(folder, licence), 'utf8').trim()}\n` };
+  });
+  entries.sort((a, b) => (a.name < b.name ? -1 : 1));
+  const rule = `\n${'-'.repeat(72)}\n\n`;
+  writeFileSync(path.join(repo, THIRD_PARTY_NOTICES), `The extension's bundles (dist/*.js) include these libraries, each under its licence below.${rule}${entries.map((e) => e.text).join(rule)}`);
+}
 
 function ownerOf(rel) {
   if (SHARED.has(rel)) return undefined;
@@ -259,8 +277,6 @@ async function buildBundles(options, wanted, write) {
   const built = new Set();
   for (const bundle of EXTENSION_BUNDLES) {
     const modules = wanted.get(bundle.name);
-    // esbuild writes a bundle's notices only when it has some: none left from an earlier build.
-    if (write) rmSync(path.join(repo, noticesOf(`dist/${bundle.name}.js`)), { force: true });
     if (!bundle.entry && !modules.size) throw new Error(`no bundle imports from dist/${bundle.name}.js: take it out of EXTENSION_BUNDLES`);
     const result = await build({
       ...options,
@@ -269,7 +285,8 @@ async function buildBundles(options, wanted, write) {
         ? { entryPoints: [bundle.entry] }
         : { stdin: { contents: entryOf(modules), resolveDir: repo, sourcefile: `${bundle.name}-entry.js`, loader: 'js' } }),
       outfile: `dist/${bundle.name}.js`,
-      legalComments: 'external',
+      // The libraries' licences go whole in THIRD_PARTY_NOTICES, not as comments in the bundles.
+      legalComments: 'none',
       external: ['vscode'],
       metafile: true,
       write,
@@ -278,6 +295,7 @@ async function buildBundles(options, wanted, write) {
     built.add(bundle.name);
     inputs.set(bundle.name, Object.keys(result.metafile.inputs).filter((i) => !i.startsWith('bundle-link:') && !i.startsWith('vscode-api:') && !i.endsWith('-entry.js')));
   }
+  if (write) writeThirdPartyNotices(inputs);
   const seen = new Map();
   for (const [name, files] of inputs) {
     for (const file of files) {
