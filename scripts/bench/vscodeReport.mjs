@@ -17,8 +17,16 @@ const f = (n) => (n === undefined ? '–' : n >= 100 ? n.toFixed(0) : n.toFixed(
 const timeline = (w) => {
   const t = w.chainThread;
   if (!t) return '–';
-  const chains = t.chains.map((c) => `${f(c.askedMs)} (${f(c.receivedMs)}, ${f(c.answeredMs)}, ${f(c.backMs)})`).join('; ');
-  return `${f(w.activateCalledMs)}; ${f(t.startedMs)}; ${chains || '–'}`;
+  const chains = t.chains.map((c) => `${c.agent ?? ''} ${f(c.askedMs)} (${f(c.receivedMs)}, ${f(c.answeredMs)}, ${f(c.backMs)})`).join('; ');
+  return `${f(w.activateCalledMs)}; ${f(t.startedMs)} (online ${f(t.onlineMs)}); ${chains || '–'}`;
+};
+
+/** From the chains' thread's start to the first chain back: where the two cores went. */
+const firstChainCpu = (w) => {
+  const c = w.chainThread?.cpu;
+  if (!c) return '–';
+  const pair = (p) => (p ? `${f(p[0])} on a core, ${f(p[1])} waiting` : '–');
+  return `over ${f(c.overMs)} ms: the worker ${pair(c.worker)}; the extension host's thread ${pair(c.host)}; the machine ${f(c.machineMs)} ms of CPU`;
 };
 
 /** Prints the table; returns the goals as { what, figure, limit, unit }. */
@@ -33,7 +41,8 @@ export function reportVscode({ with: w, without: b, bundles }, print) {
     ['extension.activate() until it resolves (also the extension host\'s own steps and other work meanwhile)', `${f(w.activationMs)} ms`, '–'],
     ['the rest of the extension loaded and started, after activation', `${f(w.restLoadedMs)} ms`, '–'],
     ['first chain, after activation', `${f(w.firstChainMs)} ms`, '–'],
-    ['… from asking VS Code to activate it: activate() called; the chains\' thread started; each chain asked of it (received, answered there, back)', timeline(w), '–'],
+    ['… from asking VS Code to activate it: activate() called; the chains\' thread started; each chain asked of it: its agent, when (received, answered there, back)', timeline(w), '–'],
+    ['… from the thread\'s start to the first chain back: the worker\'s thread and the extension host\'s, on a core and waiting for one (ms); the machine\'s CPU (every core, every process)', firstChainCpu(w), '–'],
     ['the chain view meanwhile', w.viewWhileWorking ?? '(nothing)', '–'],
     ['first problems shown, after activation', `${f(w.firstDiagnosticsMs)} ms`, '–'],
     [`editor switch, shown, p95 (${w.switch.count} files)`, `${f(w.switch.shown.p95)} ms`, `${f(b.switch.shown.p95)} ms`],

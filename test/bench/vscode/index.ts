@@ -278,32 +278,71 @@ function ourLongestTask(profile: CpuProfile, dist: string): { ms: number; monoUs
   return best;
 }
 
+/** One thread's time on a core and waiting for one, in ms, from Linux's schedstat (undefined elsewhere). */
+type Cpu = [onCore: number, waiting: number];
+function threadCpu(tid: number | string): Cpu | undefined {
+  try {
+    const [onCore, waiting] = fs.readFileSync(`/proc/self/task/${tid}/schedstat`, 'latin1').split(' ').map((ns) => Number(ns) / 1e6);
+    return [onCore, waiting];
+  } catch {
+    return undefined;
+  }
+}
+
+/** The whole machine's CPU time spent (ms, every core), from /proc/stat: what shared the cores meanwhile. */
+function machineCpuMs(): number | undefined {
+  try {
+    const [, ...ticks] = fs.readFileSync('/proc/stat', 'latin1').split('\n', 1)[0].trim().split(/\s+/).map(Number);
+    // user nice system idle iowait irq softirq steal: busy is all but idle and iowait, at 100 ticks a second.
+    return (ticks.slice(0, 8).reduce((a, n) => a + n, 0) - ticks[3] - ticks[4]) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The chains' worker thread as the extension host sees it, from `since` (activation asked): when
- * it was started, and each chain asked of it — when asked, received and answered there (the
- * thread's own clock, `now()` of src/core/checkService.ts) and back on this thread. Read through
- * node:worker_threads' `Worker`, which the extension's bundles look up when they start one.
+ * it was started and online, and each chain asked of it — which agent, when asked, received and
+ * answered there (the thread's own clock, `now()` of src/core/checkService.ts) and back on this
+ * thread. Read through node:worker_threads' `Worker`, which the extension's bundles look up when
+ * they start one. From its start to the first chain back (`cpu`): the worker's thread and this
+ * one (the extension host's), each on a core and waiting for one, and the machine's CPU spent
+ * over that time (the new thread is the one the constructor made: /proc/self/task before and after).
  */
 function timeChainThread(since: number) {
   const ms = (at: number) => Math.round((at - since) * 10) / 10;
   const fromEpoch = (epochMs: number) => ms(epochMs - performance.timeOrigin);
-  const timeline: { startedMs?: number; chains: { askedMs: number; receivedMs?: number; answeredMs?: number; backMs?: number }[] } = { chains: [] };
+  const round = (cpu: Cpu | undefined) => cpu?.map((n) => Math.round(n));
+  type Chain = { agent?: string; askedMs: number; receivedMs?: number; answeredMs?: number; backMs?: number };
+  const timeline: {
+    startedMs?: number;
+    onlineMs?: number;
+    chains: Chain[];
+    cpu?: { worker?: number[]; host?: number[]; machineMs?: number; overMs: number };
+  } = { chains: [] };
   // Node's own module object, as in timeCoreLoad (an import's namespace is the bundle's, read-only).
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const workerThreads = require('node:worker_threads') as typeof import('node:worker_threads');
   const { Worker } = workerThreads;
   const mutable = workerThreads as { Worker: typeof Worker };
+  const tasks = () => (fs.existsSync('/proc/self/task') ? fs.readdirSync('/proc/self/task') : []);
   mutable.Worker = class extends Worker {
     constructor(...args: ConstructorParameters<typeof Worker>) {
+      const before = new Set(tasks());
+      const host = threadCpu(process.pid);
+      const machine = machineCpuMs();
       super(...args);
+      const started = performance.now();
+      const tid = tasks().find((t) => !before.has(t));
       // The first: the chains' thread, started ahead at activation.
       mutable.Worker = Worker;
-      timeline.startedMs = ms(performance.now());
-      const asked = new Map<number, (typeof timeline.chains)[number]>();
+      timeline.startedMs = ms(started);
+      this.once('online', () => (timeline.onlineMs = ms(performance.now())));
+      const asked = new Map<number, Chain>();
       const post = this.postMessage.bind(this);
-      this.postMessage = (message: { kind?: string; id: number }, transferList?: readonly TransferListItem[]) => {
+      this.postMessage = (message: { kind?: string; id: number; job?: { agent: string } }, transferList?: readonly TransferListItem[]) => {
         if (message?.kind === 'chain') {
-          const chain = { askedMs: ms(performance.now()) };
+          const chain = { agent: message.job?.agent, askedMs: ms(performance.now()) };
           timeline.chains.push(chain);
           asked.set(message.id, chain);
         }
@@ -312,8 +351,18 @@ function timeChainThread(since: number) {
       this.on('message', (answer: { id: number; times?: [number, number] }) => {
         const chain = asked.get(answer.id);
         if (!chain) return;
-        chain.backMs = ms(performance.now());
+        const back = performance.now();
+        chain.backMs = ms(back);
         if (answer.times) [chain.receivedMs, chain.answeredMs] = answer.times.map(fromEpoch);
+        if (timeline.cpu) return;
+        const hostNow = threadCpu(process.pid);
+        const machineNow = machineCpuMs();
+        timeline.cpu = {
+          worker: round(tid ? threadCpu(tid) : undefined),
+          host: round(host && hostNow?.map((n, i) => n - host[i]) as Cpu | undefined),
+          machineMs: machine === undefined || machineNow === undefined ? undefined : machineNow - machine,
+          overMs: Math.round(back - started),
+        };
       });
     }
   };
