@@ -17,7 +17,7 @@ const f = (n) => (n === undefined ? '–' : n >= 100 ? n.toFixed(0) : n.toFixed(
 const timeline = (w) => {
   const t = w.chainThread;
   if (!t) return '–';
-  const chains = t.chains.map((c) => `${c.agent ?? ''} ${f(c.askedMs)} (${f(c.receivedMs)}, ${f(c.answeredMs)}, ${f(c.backMs)})`).join('; ');
+  const chains = t.chains.map((c) => `${c.agent ?? ''}${c.differs ? ` (asked again: ${c.differs.join(', ') || 'the same question'})` : ''} ${f(c.askedMs)} (${f(c.receivedMs)}, ${f(c.answeredMs)}, ${f(c.backMs)})`).join('; ');
   return `${f(w.activateCalledMs)}; ${f(t.startedMs)} (online ${f(t.onlineMs)}); ${chains || '–'}`;
 };
 
@@ -26,7 +26,7 @@ const firstChainCpu = (w) => {
   const c = w.chainThread?.cpu;
   if (!c) return '–';
   const pair = (p) => (p ? `${f(p[0])} on a core, ${f(p[1])} waiting` : '–');
-  return `over ${f(c.overMs)} ms: the worker ${pair(c.worker)}; the extension host's thread ${pair(c.host)}; the machine ${f(c.machineMs)} ms of CPU`;
+  return `over ${f(c.overMs)} ms: the worker ${pair(c.worker)}; the extension host's thread ${pair(c.host)}; CPU spent by the extension host ${f(c.hostProcessMs)}, the VS Code server's processes ${f(c.serverMs)}, the machine ${f(c.machineMs)} ms`;
 };
 
 /** Prints the table; returns the goals as { what, figure, limit, unit }. */
@@ -42,7 +42,7 @@ export function reportVscode({ with: w, without: b, bundles }, print) {
     ['the rest of the extension loaded and started, after activation', `${f(w.restLoadedMs)} ms`, '–'],
     ['first chain, after activation', `${f(w.firstChainMs)} ms`, '–'],
     ['… from asking VS Code to activate it: activate() called; the chains\' thread started; each chain asked of it: its agent, when (received, answered there, back)', timeline(w), '–'],
-    ['… from the thread\'s start to the first chain back: the worker\'s thread and the extension host\'s, on a core and waiting for one (ms); the machine\'s CPU (every core, every process)', firstChainCpu(w), '–'],
+    ['… from the thread\'s start to the first chain back: the worker\'s thread and the extension host\'s, on a core and waiting for one (ms); the CPU spent meanwhile by the whole extension host (every extension), by the VS Code server\'s processes (the extension host among them), by the machine (every core)', firstChainCpu(w), '–'],
     ['the chain view meanwhile', w.viewWhileWorking ?? '(nothing)', '–'],
     ['first problems shown, after activation', `${f(w.firstDiagnosticsMs)} ms`, '–'],
     [`editor switch, shown, p95 (${w.switch.count} files)`, `${f(w.switch.shown.p95)} ms`, `${f(b.switch.shown.p95)} ms`],

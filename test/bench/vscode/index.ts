@@ -301,24 +301,51 @@ function machineCpuMs(): number | undefined {
 }
 
 /**
+ * CPU time spent (ms, user and system, children waited for included) by this process (the
+ * extension host: every extension's threads) and by every process of its group (the VS Code
+ * server's: the server, the extension host, the file watcher, the processes they started).
+ */
+function processCpuMs(): { self: number; group: number } | undefined {
+  const read = (pid: string) => {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
+      // After the command name: state, ppid, pgrp, …; utime, stime, cutime, cstime are the 14th-17th fields.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return { group: fields[2], ms: fields.slice(11, 15).reduce((a, n) => a + Number(n), 0) * 10 };
+    } catch {
+      return undefined;
+    }
+  };
+  const self = read('self');
+  if (!self) return undefined;
+  let group = 0;
+  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    const p = read(pid);
+    if (p?.group === self.group) group += p.ms;
+  }
+  return { self: self.ms, group };
+}
+
+/**
  * The chains' worker thread as the extension host sees it, from `since` (activation asked): when
  * it was started and online, and each chain asked of it — which agent, when asked, received and
  * answered there (the thread's own clock, `now()` of src/core/checkService.ts) and back on this
  * thread. Read through node:worker_threads' `Worker`, which the extension's bundles look up when
  * they start one. From its start to the first chain back (`cpu`): the worker's thread and this
- * one (the extension host's), each on a core and waiting for one, and the machine's CPU spent
- * over that time (the new thread is the one the constructor made: /proc/self/task before and after).
+ * one (the extension host's), each on a core and waiting for one; the CPU spent meanwhile by the
+ * whole extension host, by the VS Code server's processes and by the machine (the new thread is
+ * the one the constructor made: /proc/self/task before and after).
  */
 function timeChainThread(since: number) {
   const ms = (at: number) => Math.round((at - since) * 10) / 10;
   const fromEpoch = (epochMs: number) => ms(epochMs - performance.timeOrigin);
   const round = (cpu: Cpu | undefined) => cpu?.map((n) => Math.round(n));
-  type Chain = { agent?: string; askedMs: number; receivedMs?: number; answeredMs?: number; backMs?: number };
+  type Chain = { agent?: string; differs?: string[]; askedMs: number; receivedMs?: number; answeredMs?: number; backMs?: number };
   const timeline: {
     startedMs?: number;
     onlineMs?: number;
     chains: Chain[];
-    cpu?: { worker?: number[]; host?: number[]; machineMs?: number; overMs: number };
+    cpu?: { worker?: number[]; host?: number[]; machineMs?: number; hostProcessMs?: number; serverMs?: number; overMs: number };
   } = { chains: [] };
   // Node's own module object, as in timeCoreLoad (an import's namespace is the bundle's, read-only).
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -331,6 +358,7 @@ function timeChainThread(since: number) {
       const before = new Set(tasks());
       const host = threadCpu(process.pid);
       const machine = machineCpuMs();
+      const processes = processCpuMs();
       super(...args);
       const started = performance.now();
       const tid = tasks().find((t) => !before.has(t));
@@ -340,9 +368,14 @@ function timeChainThread(since: number) {
       this.once('online', () => (timeline.onlineMs = ms(performance.now())));
       const asked = new Map<number, Chain>();
       const post = this.postMessage.bind(this);
-      this.postMessage = (message: { kind?: string; id: number; job?: { agent: string } }, transferList?: readonly TransferListItem[]) => {
+      let previous: Record<string, unknown> | undefined;
+      this.postMessage = (message: { kind?: string; id: number; job?: { agent: string }; change?: object }, transferList?: readonly TransferListItem[]) => {
         if (message?.kind === 'chain') {
-          const chain = { agent: message.job?.agent, askedMs: ms(performance.now()) };
+          // Until the first chain is back: what differs from the question before (a chain asked again).
+          const question: Record<string, unknown> = { ...message.job, ...message.change };
+          const differs = previous && !timeline.cpu ? Object.keys(question).filter((k) => JSON.stringify(question[k]) !== JSON.stringify(previous![k])) : undefined;
+          previous = question;
+          const chain = { agent: message.job?.agent, askedMs: ms(performance.now()), differs };
           timeline.chains.push(chain);
           asked.set(message.id, chain);
         }
@@ -357,10 +390,13 @@ function timeChainThread(since: number) {
         if (timeline.cpu) return;
         const hostNow = threadCpu(process.pid);
         const machineNow = machineCpuMs();
+        const processesNow = processCpuMs();
         timeline.cpu = {
           worker: round(tid ? threadCpu(tid) : undefined),
           host: round(host && hostNow?.map((n, i) => n - host[i]) as Cpu | undefined),
           machineMs: machine === undefined || machineNow === undefined ? undefined : machineNow - machine,
+          hostProcessMs: processes && processesNow && processesNow.self - processes.self,
+          serverMs: processes && processesNow && processesNow.group - processes.group,
           overMs: Math.round(back - started),
         };
       });
