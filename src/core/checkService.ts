@@ -106,6 +106,8 @@ export class CheckService {
   constructor(
     private readonly answer: (a: CheckAnswer) => void,
     private readonly sliceMs = 20,
+    /** How long after the first chain's answer the work ahead of later requests starts. */
+    private readonly followMs = 1000,
   ) {}
 
   handle(message: CheckMessage): void {
@@ -129,10 +131,13 @@ export class CheckService {
       const received = now();
       // This chain waits only for its own agent's listings; the other enabled agents' start once
       // it is answered, so the first chain after a start or a change does not share the machine
-      // with git walking the work tree for them.
+      // with git walking the work tree for them. Until the warm-up (`warm`), `followMs` later: the
+      // extension host shows the first chain meanwhile, and shares the cores with this thread and git.
       void listAhead(host, job.launchDir, [job.agent]).catch(() => undefined).then(() => {
         this.answer(this.safely(message.id, () => ({ id: message.id, chain: chainOf(host, job), times: [received, now()] })));
-        void listAhead(host, job.launchDir, job.agents ?? []).catch(() => undefined).then(() => this.warm(host, job));
+        const follow = () => void listAhead(host, job.launchDir, job.agents ?? []).catch(() => undefined).then(() => this.warm(host, job));
+        if (this.warmed) follow();
+        else setTimeout(follow, this.followMs).unref();
       });
       return;
     }

@@ -62,7 +62,8 @@ type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
 /** A service and a way to ask it: each answer by its request's id. */
 function service() {
   const answers = new Map<number, (a: CheckAnswer) => void>();
-  const svc = new CheckService((a) => answers.get(a.id)?.(a), 5);
+  // The work ahead after the first chain at once: the looks below run beside it.
+  const svc = new CheckService((a) => answers.get(a.id)?.(a), 5, 0);
   let id = 0;
   return {
     send(message: WithoutId<Exclude<CheckMessage, { kind: 'cancel' }>>): { id: number; answer: Promise<CheckAnswer> } {
