@@ -56,9 +56,16 @@ describe('the chain view', () => {
 
   it('asks for the chain of a file as it opens, and shows it with its editor without asking again', async () => {
     const file = ws(`packages/api/src/routes/opened${Date.now()}.ts`);
+    // The file's creation reaches the extension's watcher (the folder's `**/*`) in the same
+    // delivery as this one's; a late delivery (over a second under load) would resolve the chains
+    // again after they settled.
+    const created = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.workspace.workspaceFolders![0], '**/*'), false, true, true);
+    let delivered = false;
+    created.onDidCreate((uri) => (delivered ||= uri.fsPath === file));
     write(file, 'export {};\n');
     try {
       await open('packages/api/src/routes/orders.ts');
+      await until(() => delivered, 'the file\'s creation delivered', 15_000);
       const asked = chainsAsked(lens);
       // The fixture put back after the test before reaches the chains first.
       await until(() => lens.model.current?.uri.fsPath === ws('packages/api/src/routes/orders.ts') && performance.now() - asked.last > 1000, 'the chains to settle', 15_000);
@@ -71,6 +78,7 @@ describe('the chain view', () => {
       await expectTree(lens, ORDERS_TREE);
       assert.equal(asked.length, 1, 'the editor shown, its chain was not asked again');
     } finally {
+      created.dispose();
       Reflect.deleteProperty(lens.model.worker, 'chain');
       remove(file);
     }
