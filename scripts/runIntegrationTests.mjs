@@ -78,6 +78,9 @@ else fs.mkdirSync(workspace);
 // fixture stays the first folder, and the settings it needs at window level are repeated here.
 const second = path.join(tmp, 'second');
 fs.mkdirSync(second);
+// The agents' home (`instructionLens.home`) with Codex's folder in it, for the machine's evidence
+// the extension looks up at its start (empty: no file of it is read).
+fs.mkdirSync(path.join(tmp, 'home', '.codex'), { recursive: true });
 const workspaceFile = path.join(tmp, 'suite.code-workspace');
 fs.writeFileSync(workspaceFile, JSON.stringify({ folders: [{ path: 'workspace' }, { path: 'second' }], settings: { 'instructionLens.home': '../home', 'instructionLens.agents': [] } }, null, 2));
 const reportFile = path.join(tmp, 'report.txt');

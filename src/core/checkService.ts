@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { carryHost, resolveChain, refreshHost, type Host } from './chain';
 import { checkInSlices, listedFolder, listFiles } from './check';
-import { detectFromRepository } from './detect';
+import { detectFromRepository, nodeMachineProbe, probeMachine, type MachineEvidence } from './detect';
 import { NodeFileSystem } from './fs';
 import { runAsync, SnapshotGitIndex } from './git';
 import type { Chain, Diagnostic } from './model';
@@ -55,6 +55,8 @@ export type CheckRequest = { id: number; change: Change } & (
   | { kind: 'look'; jobs: LookJob[] }
   | { kind: 'chain'; job: ChainJob }
   | { kind: 'detect'; folder: string }
+  /** The machine's evidence of each agent (`probeMachine`): `home`, and the editor extensions installed of those the profiles name. */
+  | { kind: 'machine'; home: string; extensions: string[] }
 );
 
 /**
@@ -83,6 +85,8 @@ export type CheckAnswer =
   | { id: number; chain: Chain; times: [number, number] }
   /** Which agents a folder's files show: each profile's `Detection.evidence`, in registry order (none: not used). */
   | { id: number; evidence: string[][] }
+  /** The machine's evidence of each profile, in registry order. */
+  | { id: number; machine: Omit<MachineEvidence, 'profile'>[] }
   | { id: number; cancelled: true }
   | { id: number; error: string };
 
@@ -144,6 +148,11 @@ export class CheckService {
     const failed = (e: unknown) => this.answer({ id: message.id, error: describe(e) });
     if (message.kind === 'detect') {
       void markerFiles(host, message.folder, message.change.trusted).then((files) => this.answer({ id: message.id, evidence: detectFromRepository(files, PROFILES).map((d) => d.evidence) }), failed);
+      return;
+    }
+    if (message.kind === 'machine') {
+      // Each profile's evidence without the profile, which cannot be posted.
+      void probeMachine(PROFILES, { ...nodeMachineProbe(message.home, process.env), hasExtension: (id) => message.extensions.includes(id) }).then((found) => this.answer({ id: message.id, machine: found.map(({ profile: _, ...m }) => m) }), failed);
       return;
     }
     void this.check(message.id, host, message.jobs).then(this.answer, failed);

@@ -1,5 +1,5 @@
 import { childProcess } from './childProcess';
-import { constants as fsConstants, promises as fsp } from 'node:fs';
+import { constants as fsConstants, promises as fsp, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { globMatcher, SegmentIndex } from './globs';
 import type { Profile } from './profile';
@@ -192,10 +192,14 @@ export function nodeMachineProbe(home: string, env: Readonly<Record<string, stri
         for (const ext of exts) {
           const file = path.join(dir, command + ext);
           try {
-            await fsp.access(file, fsConstants.X_OK);
-            if ((await fsp.stat(file)).isFile()) return file;
+            // A stat first, answering a missing file without an error: most of PATH's folders
+            // lack each command, and each failed `access` made an error (its message and stack).
+            if (statSync(file, { throwIfNoEntry: false })?.isFile()) {
+              await fsp.access(file, fsConstants.X_OK);
+              return file;
+            }
           } catch {
-            // not here
+            // not here (not a folder on the way, not executable)
           }
         }
       }

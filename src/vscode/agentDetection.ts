@@ -2,8 +2,9 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { CONFIG_FILE, readConfig } from '../core/config';
 import { RULES } from '../core/diagnostics';
-import { detectFromRepository, nodeMachineProbe, probeMachine, withMachine, type Detection, type MachineEvidence } from '../core/detect';
+import { detectFromRepository, withMachine, type Detection, type MachineEvidence } from '../core/detect';
 import { PROFILES } from '../core/profiles';
+import type { MachineFound } from './checkWorker';
 import { coreHost } from './host';
 
 /**
@@ -34,10 +35,13 @@ export class AgentDetection implements vscode.Disposable {
   /**
    * @param list which agents a folder's files show, listed off this thread (`CheckWorker.detect`):
    * each profile's evidence in registry order; undefined when that failed
+   * @param look the machine's evidence of each profile, looked at off this thread
+   * (`CheckWorker.machine`), in registry order; undefined when that failed
    */
   constructor(
     private readonly home: () => string,
     private readonly list: (folder: string) => Promise<string[][] | undefined>,
+    private readonly look: (home: string, extensions: string[]) => Promise<MachineFound[] | undefined>,
   ) {
     this.disposables.push(
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.probe()),
@@ -152,12 +156,14 @@ export class AgentDetection implements vscode.Disposable {
   private probe(): void {
     if (this.machine || this.probing || !vscode.workspace.isTrusted) return;
     // In a task of its own: the first read of a setting (the home) has VS Code merge its whole
-    // configuration, and the look-up of the agents' CLIs on PATH starts with a search of its folders.
+    // configuration. The look itself (PATH's folders searched, each agent's CLI found run for its
+    // version, the home's folders) is the worker's: here it held this thread 0.16 s in a first start.
     this.probing = nextTask()
-      .then(() => probeMachine(PROFILES, { ...nodeMachineProbe(this.home(), process.env), hasExtension: (id: string) => !!vscode.extensions.getExtension(id) }))
+      .then(() => this.look(this.home(), PROFILES.flatMap((p) => p.evidence.vscodeExtension ?? []).filter((id) => vscode.extensions.getExtension(id))))
       .then(
         (found) => {
-          this.machine = found;
+          if (!found) return;
+          this.machine = PROFILES.map((profile, i) => ({ profile, ...found[i] }));
           this.answers.clear();
           // A machine with none of the agents changes no answer: firing would resolve the chain
           // and restart the watcher again, while the first chain is on its way.

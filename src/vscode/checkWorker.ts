@@ -1,6 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import * as vscode from 'vscode';
 import { now, type ChainJob, type CheckAnswer, type CheckJob, type CheckMessage, type CheckRequest, type LookJob } from '../core/checkService';
+import type { MachineEvidence } from '../core/detect';
 import type { Chain, Diagnostic } from '../core/model';
 import { startCheckThread, type CheckThread } from './checkThread';
 import { unsavedKey, unsavedTexts } from './overlayFs';
@@ -14,6 +15,8 @@ export interface ChainAnswer {
   ms: Spent;
 }
 type Spent = [queued: number, worker: number, waited: number];
+/** What the machine shows of one agent (`MachineEvidence` without its profile, which cannot be posted). */
+export type MachineFound = Omit<MachineEvidence, 'profile'>;
 
 /** A quick look's problems, where the time went (as `ChainAnswer`'s), and whether the worker read everything anew (not only what was written). */
 export interface LookAnswer {
@@ -108,10 +111,23 @@ export class CheckWorker implements vscode.Disposable {
    * Which agents a folder's files show (`CheckAnswer`'s `evidence`), read on the worker: git's
    * process started from this thread held it for tens of milliseconds. Undefined when that failed.
    */
-  async detect(folder: string): Promise<string[][] | undefined> {
+  detect(folder: string): Promise<string[][] | undefined> {
+    return this.field({ kind: 'detect', folder }, 'evidence');
+  }
+
+  /**
+   * This machine's evidence of each agent, in registry order, looked at on the worker: the look
+   * runs each agent's CLI found on PATH, whose start held this thread. Undefined when that failed.
+   */
+  machine(home: string, extensions: string[]): Promise<MachineFound[] | undefined> {
+    return this.field({ kind: 'machine', home, extensions }, 'machine');
+  }
+
+  /** The answer's `key` to a request, undefined when that failed. */
+  private async field<K extends 'evidence' | 'machine'>(request: { kind: 'detect'; folder: string } | { kind: 'machine'; home: string; extensions: string[] }, key: K) {
     const id = this.nextId++;
-    const answer = await this.send(id, { id, kind: 'detect', folder, change: this.change() });
-    return answer && 'evidence' in answer ? answer.evidence : undefined;
+    const answer = await this.send(id, { id, ...request, change: this.change() } as CheckRequest);
+    return answer && key in answer ? (answer as Extract<CheckAnswer, Record<K, unknown>>)[key] : undefined;
   }
 
   private ask(id: number, request: CheckRequest): Promise<Extract<CheckAnswer, { diagnostics: Diagnostic[] }> | undefined> {

@@ -123,6 +123,8 @@ describe('a monorepo as real ones are set up', () => {
     for (const on of ['claude-code', 'codex', 'copilot-cli', 'copilot']) assert.ok(ids.includes(on), `${on} is used: ${ids.join(', ')}`);
     for (const off of ['claw-code', 'claw-code@head', 'car', 'scaling']) assert.ok(!ids.includes(off), `${off} is off`);
     assert.ok(used.find((d) => d.profile.id === 'claude-code')!.evidence.some((e) => e === 'CLAUDE.md' || e.startsWith('.claude/')));
+    // And the machine's, looked up on the worker thread at the start: Codex's folder in the agents' home (scripts/runIntegrationTests.mjs).
+    assert.deepEqual(used.find((d) => d.profile.id === 'codex')!.evidence.slice(-1), ['~/.codex']);
   });
 
   it('reports only the broken import, the AGENTS.md Claude Code skips and the AGENTS.md Copilot CLI sends twice, once each, naming the agents', async () => {

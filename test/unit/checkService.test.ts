@@ -187,6 +187,27 @@ describe('the extension\'s checking service', () => {
     }
   });
 
+  it('what the machine shows of each agent, looked at on the worker: a CLI on PATH with its version, a folder in the home, an editor extension the extension says is installed', async () => {
+    const tmp = nodeFs.realpathSync(nodeFs.mkdtempSync(path.join(os.tmpdir(), 'il-machine-')));
+    const pathBefore = process.env.PATH;
+    try {
+      nodeFs.mkdirSync(path.join(tmp, 'bin'));
+      nodeFs.mkdirSync(path.join(tmp, 'home', '.gemini'), { recursive: true });
+      nodeFs.writeFileSync(path.join(tmp, 'bin', 'claude'), '#!/bin/sh\necho "9.9.9 (Claude Code)"\n', { mode: 0o755 });
+      // Not executable: not a command on PATH.
+      nodeFs.writeFileSync(path.join(tmp, 'bin', 'codex'), '#!/bin/sh\necho 1.0.0\n', { mode: 0o644 });
+      // The worker's PATH is the extension host's, which it copied at its start.
+      process.env.PATH = `${path.join(tmp, 'nowhere')}${path.delimiter}${path.join(tmp, 'bin', 'claude')}${path.delimiter}${path.join(tmp, 'bin')}`;
+      const a = await service().send({ kind: 'machine', home: path.join(tmp, 'home'), extensions: ['github.copilot-chat'], change: change() }).answer;
+      assert.ok('machine' in a, JSON.stringify(a).slice(0, 300));
+      const found = PROFILES.map((p, i) => [p.id, a.machine[i].found.join(', '), a.machine[i].installed ?? ''].join(': ')).filter((row) => !row.endsWith(': : '));
+      assert.deepEqual(found, ['claude-code: claude 9.9.9 on PATH: 9.9.9', 'gemini-cli: ~/.gemini: ', 'copilot: github.copilot-chat extension: ']);
+    } finally {
+      process.env.PATH = pathBefore;
+      nodeFs.rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
   it('a chain for a file is the one resolveChain gives, and follows a written file', async () => {
     const s = service();
     const target = path.join(root, 'web', 'src', 'app.ts');
