@@ -317,6 +317,15 @@ class OutsideWatcher {
   private watched = new Set<string>();
   /** Paths that do not exist, and what they looked like last time (see `signature`). */
   private polled = new Map<string, string>();
+  /**
+   * Each polled path's nearest existing folder, with its modification time when the path was last
+   * looked at: a path is stat-ed again only once that folder changed (an entry made, deleted or
+   * renamed in it). One `stat` a folder a second, not one a path: the candidates above a
+   * workspace are a few names in each of a few folders (the VS Code bench's 83: about 5). A file
+   * system that does not update a folder's time when an entry is made in it (some network and
+   * FUSE ones) would hide a new file there until something else changes the folder.
+   */
+  private readonly near = new Map<string, string>();
   private readonly poller = setInterval(() => this.poll(), POLL_MS);
 
   constructor(private readonly onChange: (p: string) => void) {}
@@ -377,7 +386,18 @@ class OutsideWatcher {
 
   private poll(): void {
     let appeared = false;
+    // Each folder's time, once this poll. A folder changed within the last poll may change again
+    // within the same tick of its clock, its time unchanged: its paths are looked at next poll too.
+    const times = new Map<string, string>();
+    const time = (d: string, ms = times.has(d) ? 0 : (statOf(d)?.mtimeMs ?? 0)) =>
+      times.get(d) ?? times.set(d, `${d}\0${Date.now() - ms < POLL_MS ? Math.random() : ms}`).get(d)!;
     for (const [p, before] of this.polled) {
+      const near = this.near.get(p);
+      if (near && time(near.slice(0, near.indexOf('\0'))) === near) continue;
+      let d = path.dirname(p);
+      while (!isDirectory(d) && d !== path.dirname(d)) d = path.dirname(d);
+      // The folder's time before the path's look: a path made meanwhile changes it for the next poll.
+      this.near.set(p, time(d));
       const now = signature(p);
       if (now === before) continue;
       this.polled.set(p, now);

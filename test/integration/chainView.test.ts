@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { InstructionLensApi } from '../../src/extension';
-import { api, closeEditors, showView, expectTree, homeDir, open, remove, tooltipOf, treeItem, treeRows, until, untilTree, write, ws, ORDERS_TREE } from './helpers';
+import { api, closeEditors, showView, expectTree, homeDir, open, remove, sleep, tooltipOf, treeItem, treeRows, until, untilTree, write, ws, ORDERS_TREE } from './helpers';
 import { screenshot } from './screenshot';
 
 describe('the chain view', () => {
@@ -143,6 +143,15 @@ describe('the chain view', () => {
     remove('packages/api/src/CLAUDE.md');
     remove(path.join(homeDir, '.claude'));
     await expectTree(lens, ORDERS_TREE, 'the tree after the deletions');
+
+    // The folder first, its file after the watcher's next poll: a missing path is looked at again
+    // when its nearest existing folder changes, and that folder is now the new one.
+    fs.mkdirSync(path.join(homeDir, '.claude'));
+    await sleep(1500);
+    write(path.join(homeDir, '.claude', 'CLAUDE.md'), 'Answer in English.\n');
+    await untilTree(lens, (rows) => rows[1] === '  CLAUDE.md — loaded · ~/.claude', 'the user file made in a folder made before it');
+    remove(path.join(homeDir, '.claude'));
+    await expectTree(lens, ORDERS_TREE, 'the tree after the deletion');
   });
 
   it('notices an edit to an imported file', async () => {
