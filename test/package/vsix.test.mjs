@@ -38,3 +38,10 @@ test("every library in the bundles has its licence's whole text in the notices, 
   }
   for (const file of extensionFiles()) assert.ok(!/\/\*!|@license|@preserve/.test(fs.readFileSync(path.join(repoRoot, file), 'utf8')), `${file} holds a licence comment`);
 });
+
+test("the extension's JavaScript, every bundle the .vsix ships, stays within 500 KB", () => {
+  // Issue 10's budget, which the VS Code bench reports: checked here too, so that every test run fails on it.
+  const sizes = extensionFiles().map((file) => [file, fs.statSync(path.join(repoRoot, file)).size]);
+  const total = sizes.reduce((sum, [, size]) => sum + size, 0);
+  assert.ok(total <= 500 * 1024, `the bundles hold ${total} bytes, over 512,000: ${sizes.map(([f, s]) => `${f} ${s}`).join(', ')}`);
+});
