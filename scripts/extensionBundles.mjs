@@ -230,13 +230,19 @@ export function packageOf(file) {
   return match?.[1];
 }
 
+/** A library's licence file (LICENSE, LICENSE-MIT, COPYING...) in its package folder, if it has one. */
+export function licenceFileOf(folder) {
+  const name = readdirSync(folder).find((n) => /^(licen[cs]e|copying)([.-]|$)/i.test(n));
+  return name && path.join(folder, name);
+}
+
 function writeThirdPartyNotices(inputs) {
   const folders = new Set([...inputs.values()].flat().map(packageOf).filter(Boolean));
   const entries = [...folders].map((folder) => {
     const manifest = JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8'));
-    const licence = readdirSync(folder).find((name) => /^(licen[cs]e|copying)([.-]|$)/i.test(name));
+    const licence = licenceFileOf(folder);
     if (!licence) throw new Error(`${manifest.name} has no licence file to ship with the extension (scripts/extensionBundles.mjs, writeThirdPartyNotices)`);
-    return { name: manifest.name, text: `${manifest.name} ${manifest.version} (${manifest.license})\n\n${readFileSync(path.join(folder, licence), 'utf8').trim()}\n` };
+    return { name: manifest.name, text: `${manifest.name} ${manifest.version} (${manifest.license})\n\n${readFileSync(licence, 'utf8').trim()}\n` };
   });
   entries.sort((a, b) => (a.name < b.name ? -1 : 1));
   const rule = `\n${'-'.repeat(72)}\n\n`;

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { extensionFiles, packageOf, THIRD_PARTY_NOTICES } from '../../scripts/extensionBundles.mjs';
+import { extensionFiles, licenceFileOf, packageOf, THIRD_PARTY_NOTICES } from '../../scripts/extensionBundles.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -32,9 +32,9 @@ test("every library in the bundles has its licence's whole text in the notices, 
   assert.ok(libraries.size >= 5, `the bundles' source maps name ${libraries.size} libraries`);
   for (const folder of libraries) {
     const { name, version } = JSON.parse(fs.readFileSync(path.join(folder, 'package.json'), 'utf8'));
-    const licence = fs.readdirSync(folder).find((f) => /^licen[cs]e/i.test(f));
+    const licence = licenceFileOf(folder);
     assert.ok(notices.includes(`${name} ${version} (`), `${name} ${version} is named in ${THIRD_PARTY_NOTICES}`);
-    assert.ok(notices.includes(fs.readFileSync(path.join(folder, licence), 'utf8').trim()), `${name}'s licence text is in ${THIRD_PARTY_NOTICES}`);
+    assert.ok(licence && notices.includes(fs.readFileSync(licence, 'utf8').trim()), `${name}'s licence text is in ${THIRD_PARTY_NOTICES}`);
   }
   for (const file of extensionFiles()) assert.ok(!/\/\*!|@license|@preserve/.test(fs.readFileSync(path.join(repoRoot, file), 'utf8')), `${file} holds a licence comment`);
 });
