@@ -139,7 +139,8 @@ export class CheckService {
       // extension host shows the first chain meanwhile, and shares the cores with this thread and git.
       void listAhead(host, job.launchDir, [job.agent]).catch(() => undefined).then(() => {
         this.answer(this.safely(message.id, () => ({ id: message.id, chain: chainOf(host, job), times: [received, now()] })));
-        const follow = () => void listAhead(host, job.launchDir, job.agents ?? []).catch(() => undefined).then(() => this.warm(host, job));
+        // Into the host of the latest request by then, which the next one carries over.
+        const follow = (later = this.host!) => void listAhead(later, job.launchDir, job.agents ?? []).catch(() => undefined).then(() => this.warm(later, job));
         if (this.warmed) follow();
         else setTimeout(follow, this.followMs).unref();
       });

@@ -251,8 +251,8 @@ export class SnapshotGitIndex implements GitIndex {
   private answers = new CarriedMap<unknown>();
   /** Each folder's `root`, once asked or passed on the way up from a folder below. */
   private roots = new CarriedMap<string | undefined>();
-  /** The listings asked ahead (`listNamedAhead`) and not answered yet. */
-  private readonly ahead = new Map<string, Promise<void>>();
+  /** The listings asked ahead (`listNamedAhead`) and not answered yet, each with its answer to come. */
+  private readonly ahead = new Map<string, Promise<unknown>>();
 
   /**
    * `rootsVia`: the refresh's cache of the file system the inner index finds roots through
@@ -272,10 +272,10 @@ export class SnapshotGitIndex implements GitIndex {
    */
   carry(rootsVia?: FileSystem): SnapshotGitIndex {
     const next = new SnapshotGitIndex(this.inner, this.rootsVia && rootsVia);
-    // A listing still under way (`listNamedAhead`) is not carried: its answer lands in this
-    // refresh's own entries, which the next one does not see; the next refresh asks again.
     next.answers = this.answers.carry();
     next.roots = this.roots.carry();
+    // A listing still under way (`listNamedAhead`) lands in both: it is not asked again.
+    for (const [key, listing] of this.ahead) void next.land(key, listing);
     return next;
   }
 
@@ -381,16 +381,24 @@ export class SnapshotGitIndex implements GitIndex {
   listNamedAhead(root: string, name: string): Promise<void> {
     const key = `named\0${root}\0${name}`;
     if (!(this.inner instanceof CliGitIndex) || this.answers.has(key) || this.answers.has(`workrel\0${root}`) || this.answers.has(`work\0${root}`)) return Promise.resolve();
-    let pending = this.ahead.get(key);
-    if (!pending) {
-      pending = runAsync(root, namedArgs(name)).then((out) => {
+    const pending = this.ahead.get(key);
+    if (pending) return pending.then(() => undefined);
+    return this.land(
+      key,
+      runAsync(root, namedArgs(name)).then((out) => {
         const rel = named(relativeList(out), name);
-        if (!this.answers.has(key)) this.answers.set(key, rel && absolute(root, rel));
-        this.ahead.delete(key);
-      });
-      this.ahead.set(key, pending);
-    }
-    return pending;
+        return rel && absolute(root, rel);
+      }),
+    );
+  }
+
+  /** A listing under way (`listNamedAhead`): its answer kept under `key` once in, unless answered meanwhile. */
+  private land(key: string, listing: Promise<unknown>): Promise<void> {
+    this.ahead.set(key, listing);
+    return listing.then((answer) => {
+      if (!this.answers.has(key)) this.answers.set(key, answer);
+      this.ahead.delete(key);
+    });
   }
 
   /**

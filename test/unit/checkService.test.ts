@@ -7,7 +7,7 @@ import { Worker } from 'node:worker_threads';
 import fc from 'fast-check';
 import { after, before, describe, it } from 'node:test';
 import { loadBundle, writeCodeCache } from '../../src/codeCache';
-import { refreshHost, resolveChain } from '../../src/core/chain';
+import { carryHost, refreshHost, resolveChain } from '../../src/core/chain';
 import { check, listFiles } from '../../src/core/check';
 import { NodeFileSystem } from '../../src/core/fs';
 import { CliGitIndex, type GitIndex, type SnapshotGitIndex } from '../../src/core/git';
@@ -444,6 +444,37 @@ describe('the work tree as git lists it', () => {
       await (narrow.git as SnapshotGitIndex).listUnderAhead(tmp, 'pkg');
       assert.deepEqual(sorted(listFiles(narrow, path.join(tmp, 'pkg')).files), ['AGENTS.md', 'new/CLAUDE.md']);
       assert.deepEqual(sorted(listFiles(ahead, path.join(tmp, 'pkg')).files), ['AGENTS.md', 'new/CLAUDE.md']);
+    } finally {
+      nodeFs.rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
+  it('a listing of one name asked ahead and still under way when the next change carries the index lands in both: git is not asked again', async () => {
+    const tmp = nodeFs.realpathSync(nodeFs.mkdtempSync(path.join(os.tmpdir(), 'il-named-ahead-')));
+    try {
+      for (const rel of ['AGENTS.md', 'pkg/AGENTS.md', 'pkg/CLAUDE.md']) {
+        nodeFs.mkdirSync(path.dirname(path.join(tmp, rel)), { recursive: true });
+        nodeFs.writeFileSync(path.join(tmp, rel), 'x\n');
+      }
+      execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: tmp, stdio: 'ignore' });
+      execFileSync('git', ['add', 'AGENTS.md'], { cwd: tmp, stdio: 'ignore' });
+      // Asked of git again, without a listing ahead: counted.
+      let asked = 0;
+      class Counting extends CliGitIndex {
+        override workTreeFilesNamed(root: string, name: string) {
+          asked++;
+          return super.workTreeFilesNamed(root, name);
+        }
+      }
+      const first = refreshHost({ fs: new NodeFileSystem(), git: new Counting(new NodeFileSystem()) });
+      const git = first.git as SnapshotGitIndex;
+      const listing = git.listNamedAhead(tmp, 'AGENTS.md');
+      const next = carryHost(first, [path.join(tmp, 'pkg', 'CLAUDE.md')])!;
+      await listing;
+      const expected = ['AGENTS.md', 'pkg/AGENTS.md'].map((f) => path.join(tmp, f));
+      assert.deepEqual(next.git.workTreeFilesNamed!(tmp, 'AGENTS.md')?.sort(), expected);
+      assert.deepEqual(first.git.workTreeFilesNamed!(tmp, 'AGENTS.md')?.sort(), expected);
+      assert.equal(asked, 0, 'both answered from the one listing');
     } finally {
       nodeFs.rmSync(tmp, { recursive: true, force: true });
     }
