@@ -129,7 +129,7 @@ export class ActiveChainModel implements vscode.Disposable {
     // Past that wait (the rest loads later under load), asked as soon as this task ends, ahead of
     // the timers the rest's other parts start with (behind them, it went out 0.1-0.35 s later).
     const wait = Math.max(0, DETECTION_WAIT_MS - (performance.now() - since));
-    const detected = wait ? Promise.race([settings.ready(), new Promise<void>((resolve) => setTimeout(resolve, wait))]) : undefined;
+    const detected = wait ? Promise.race([settings.ready(true), new Promise<void>((resolve) => setTimeout(resolve, wait))]) : undefined;
     this.starting = setImmediate(() => {
       // The worker loads its code while detection lists the folders.
       this.worker.start();

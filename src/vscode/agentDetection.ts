@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { CONFIG_FILE, readConfig } from '../core/config';
 import { RULES } from '../core/diagnostics';
-import { detectFromRepository, withMachine, type Detection, type MachineEvidence } from '../core/detect';
+import { DEFAULTED, detectFromRepository, withMachine, type Detection, type MachineEvidence } from '../core/detect';
 import { PROFILES } from '../core/profiles';
 import type { MachineFound } from './checkWorker';
 import { coreHost } from './host';
@@ -37,11 +37,15 @@ export class AgentDetection implements vscode.Disposable {
    * each profile's evidence in registry order; undefined when that failed
    * @param look the machine's evidence of each profile, looked at off this thread
    * (`CheckWorker.machine`), in registry order; undefined when that failed
+   * @param firstChain settles once the first chain is shown (`ActiveChainModel.shown`)
+   * @param detecting whether any folder's agents are detected (`auto`), not pinned by the settings
    */
   constructor(
     private readonly home: () => string,
     private readonly list: (folder: string) => Promise<string[][] | undefined>,
     private readonly look: (home: string, extensions: string[]) => Promise<MachineFound[] | undefined>,
+    private readonly firstChain: () => Promise<void>,
+    private readonly detecting: () => boolean,
   ) {
     this.disposables.push(
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.probe()),
@@ -85,10 +89,23 @@ export class AgentDetection implements vscode.Disposable {
     return this.machine?.find((m) => m.profile.id === profileId)?.installed;
   }
 
-  /** The machine's look-up and the listing of every workspace folder, for callers that must wait for them. */
-  async ready(): Promise<void> {
+  /**
+   * The listing of every workspace folder and the machine's look-up, for callers that must wait
+   * for them; `firstChain`: the machine's only when the folders' files do not name their agents.
+   */
+  async ready(firstChain = false): Promise<void> {
+    const decided = await this.foldersDecide();
+    if (!(firstChain && decided)) await this.probing;
+  }
+
+  /**
+   * Once every workspace folder is listed: whether each one's own files (or configuration) name
+   * the agents it uses: the machine then only adds agents to theirs.
+   */
+  private async foldersDecide(): Promise<boolean> {
     const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
-    await Promise.all([this.probing, ...folders.map((f) => this.listFolder(f))]);
+    await Promise.all(folders.map((f) => this.listFolder(f)));
+    return folders.length > 0 && folders.every((f) => this.byFolder.get(f)?.some((d) => d.used && d.evidence[0] !== DEFAULTED));
   }
 
   /** A folder's first listing, once: its answer is kept, and `onDidChange` fires. */
@@ -158,7 +175,13 @@ export class AgentDetection implements vscode.Disposable {
     // In a task of its own: the first read of a setting (the home) has VS Code merge its whole
     // configuration. The look itself (PATH's folders searched, each agent's CLI found run for its
     // version, the home's folders) is the worker's: here it held this thread 0.16 s in a first start.
+    // It waits for the first chain unless the machine may decide which agent's chain that is (no
+    // folder's files name their agents): its processes would share the cores with that chain.
+    const mayDecide = async () => {
+      if (!this.detecting() || (await this.foldersDecide())) await new Promise(() => undefined);
+    };
     this.probing = nextTask()
+      .then(() => Promise.race([this.firstChain(), mayDecide()]))
       .then(() => this.look(this.home(), PROFILES.flatMap((p) => p.evidence.vscodeExtension ?? []).filter((id) => vscode.extensions.getExtension(id))))
       .then(
         (found) => {

@@ -33,7 +33,13 @@ export function startLens(context: vscode.ExtensionContext, surface: Surface, lo
   probeCaseAt(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath);
   const settings = new Settings();
   // Detection lists the folders on the chains' worker (`model`, made below: asked from the next task on).
-  const detection = new AgentDetection(() => settings.home(), (folder) => model.worker.detect(folder), (home, extensions) => model.worker.machine(home, extensions));
+  const detection = new AgentDetection(
+    () => settings.home(),
+    (folder) => model.worker.detect(folder),
+    (home, extensions) => model.worker.machine(home, extensions),
+    () => model.shown,
+    () => settings.detects(),
+  );
   const detected = settings.useDetection(detection);
   // Once detection has listed the folders (asynchronously).
   void settings.ready().then(() => log.info(`Agents enabled: ${settings.enabledProfiles().map((p) => `${p.agent} (${p.id}, models ${p.agentVersion})`).join('; ')}`));

@@ -120,12 +120,20 @@ export class Settings implements vscode.Disposable {
     return enabled.length ? enabled : [...PROFILES];
   }
 
-  /** Once the agents used are known: detection (`auto`) lists the workspace folders asynchronously. */
-  ready(): Promise<void> {
-    const scopes = vscode.workspace.workspaceFolders?.map((f) => f.uri) ?? [undefined];
+  /**
+   * Once the agents used are known: detection (`auto`) lists the workspace folders asynchronously
+   * (`firstChain`: and looks at the machine only when their files name no agents, see `AgentDetection.ready`).
+   */
+  ready(firstChain = false): Promise<void> {
     // A pinned list needs no listing: detection is then never asked, and lists nothing.
-    if (!this.detection || !scopes.some((scope) => this.get('agents', scope) === 'auto')) return Promise.resolve();
-    return this.detection.ready();
+    if (!this.detection || !this.detects()) return Promise.resolve();
+    return this.detection.ready(firstChain);
+  }
+
+  /** Whether any workspace folder's agents are detected (`auto`), not pinned. */
+  detects(): boolean {
+    const scopes = vscode.workspace.workspaceFolders?.map((f) => f.uri) ?? [undefined];
+    return scopes.some((scope) => this.get('agents', scope) === 'auto');
   }
 
   /** Why an agent is enabled, in a few words: the evidence that detected it, or the setting that pins it. */
