@@ -87,6 +87,11 @@ export class ActiveChainModel implements vscode.Disposable {
    * the disk, which follows the watcher's changes as ours does.
    */
   readonly worker: CheckWorker;
+  /**
+   * Settles when agent detection may list the workspace folders (git, in its own process): at once
+   * when the first chain waits for that listing, else once the first chain is shown.
+   */
+  readonly listingDue: Promise<void>;
 
   constructor(
     private readonly state: vscode.Memento,
@@ -129,6 +134,9 @@ export class ActiveChainModel implements vscode.Disposable {
     // Past that wait (the rest loads later under load), asked as soon as this task ends, ahead of
     // the timers the rest's other parts start with (behind them, it went out 0.1-0.35 s later).
     const wait = Math.max(0, DETECTION_WAIT_MS - (performance.now() - since));
+    // Past it, the listing waits for the first chain: its git shared the cores with the worker's
+    // answer and this thread's show of it.
+    this.listingDue = wait ? Promise.resolve() : this.shown;
     const detected = wait ? Promise.race([settings.ready(true), new Promise<void>((resolve) => setTimeout(resolve, wait))]) : undefined;
     this.starting = setImmediate(() => {
       // The worker loads its code while detection lists the folders.

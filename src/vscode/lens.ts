@@ -35,7 +35,7 @@ export function startLens(context: vscode.ExtensionContext, surface: Surface, lo
   // Detection lists the folders on the chains' worker (`model`, made below: asked from the next task on).
   const detection = new AgentDetection(
     () => settings.home(),
-    (folder) => model.worker.detect(folder),
+    (folder) => model.listingDue.then(() => model.worker.detect(folder)),
     (home, extensions) => model.worker.machine(home, extensions),
     () => model.shown,
     () => settings.detects(),
