@@ -31,7 +31,8 @@ export class CachedFileSystem implements FileSystem {
   private readonly byPath = new Map<string, CarriedMap<unknown>>();
   private readonly prefixes = new Map<string, { bytes: Uint8Array } | { error: unknown }>();
   private readonly names = new Map<string, string[]>();
-  private readonly memos = new Map<string, unknown>();
+  /** Each profile's whole-workspace answers (`memo`), by its id. */
+  private readonly memos = new Map<string, Map<string, unknown>>();
   /** Each folder `glance` listed: its names, or false when it did not. */
   private readonly glanced = new Map<string, Set<string> | false>();
 
@@ -231,12 +232,18 @@ export class CachedFileSystem implements FileSystem {
     return value;
   }
 
-  /** The answer to a whole-workspace question, computed once for this refresh. */
-  memo<T>(key: string, compute: () => T): T {
-    const known = this.memos.get(key);
-    if (known !== undefined || this.memos.has(key)) return known as T;
+  /**
+   * The answer to one profile's (`owner`) whole-workspace question, computed once for this
+   * refresh. A map per profile: `check` asks about 50,000 of them a pass on babel's shape, and a
+   * key joined with the profile's id would be built, and hashed, anew for each.
+   */
+  memo<T>(owner: string, key: string, compute: () => T): T {
+    let memos = this.memos.get(owner);
+    if (!memos) this.memos.set(owner, (memos = new Map()));
+    const known = memos.get(key);
+    if (known !== undefined || memos.has(key)) return known as T;
     const value = compute();
-    this.memos.set(key, value);
+    memos.set(key, value);
     return value;
   }
 }

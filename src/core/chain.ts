@@ -109,8 +109,7 @@ function platformOf(fs: FileSystem): NodeJS.Platform {
  * Resolve the chain of instruction sources one agent loads for one target. Never throws for
  * anything the disk holds: problems become diagnostics, sources with a status, or `fatal`.
  */
-export function resolveChain(req: ChainRequest, host: Host): Chain & { fatal?: string } {
-  const ctx = resolveContext(req, host);
+export function resolveChain(req: ChainRequest, host: Host, ctx = resolveContext(req, host)): Chain & { fatal?: string } {
   let result: ProfileResult;
   try {
     result = req.profile.resolve(ctx);
@@ -135,12 +134,13 @@ export function resolveChain(req: ChainRequest, host: Host): Chain & { fatal?: s
 }
 
 /**
- * The profile's `checkKey` for a request, asked with the context `resolveChain` would give it;
- * undefined when the profile has none (or it throws: then the chain is resolved, and says so).
+ * The profile's `checkKey` for a request, asked with the context `resolveChain` would give it
+ * (`check` hands both the same one); undefined when the profile has none (or it throws: then the
+ * chain is resolved, and says so).
  */
-export function checkKey(req: ChainRequest, host: Host): string | undefined {
+export function checkKey(req: ChainRequest, host: Host, ctx?: ResolveContext): string | undefined {
   if (!req.profile.checkKey) return undefined;
-  const ctx = resolveContext(req, host);
+  ctx ??= resolveContext(req, host);
   try {
     return `${ctx.launchDir}\0${req.profile.checkKey(ctx)}`;
   } catch {
@@ -149,7 +149,7 @@ export function checkKey(req: ChainRequest, host: Host): string | undefined {
 }
 
 /** What a profile is given to resolve one request, in one refresh. */
-function resolveContext(req: ChainRequest, host: Host): ResolveContext {
+export function resolveContext(req: ChainRequest, host: Host): ResolveContext {
   host = refreshHost(host);
   const path = host.fs.path;
   const target = path.resolve(req.target);
@@ -165,6 +165,6 @@ function resolveContext(req: ChainRequest, host: Host): ResolveContext {
     env: req.env ?? process.env,
     settings: req.settings ?? {},
     ...(req.problemsIn ? { problemsIn: path.resolve(req.problemsIn) } : {}),
-    memo: (key, compute) => fs.memo(`${req.profile.id}\0${key}`, compute),
+    memo: (key, compute) => fs.memo(req.profile.id, key, compute),
   };
 }

@@ -1,7 +1,7 @@
 import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';
 import * as os from 'node:os';
-import { checkKey, refreshHost, resolveChain, type ChainRequest, type Host } from './chain';
+import { checkKey, refreshHost, resolveChain, resolveContext, type ChainRequest, type Host } from './chain';
 import { readConfig, suppress } from './config';
 import { diag, RULES, uniqueDiagnostics } from './diagnostics';
 import { mergeDiagnostics } from './merge';
@@ -199,8 +199,12 @@ export async function checkInSlices(host: Host, root: string, agents: Agents, op
   }
 }
 
-/** The pass, yielding after each chain and each stretch of the file list: where it may pause. */
-function* checkSteps(host: Host, root: string, agents: Agents, opts: CheckOptions): Generator<void, CheckResult, void> {
+/**
+ * The pass, yielding after each chain and each stretch of the file list: where it may pause.
+ * `home` is asked of the system once, not in each chain's context; a chain's key and the chain
+ * share one context.
+ */
+function* checkSteps(host: Host, root: string, agents: Agents, opts: CheckOptions, home = opts.home ?? os.homedir()): Generator<void, CheckResult, void> {
   // One refresh for the whole pass: every profile and folder shares the file-system and git
   // answers, and each profile's whole-workspace work (ResolveContext.memo).
   const path = (host = refreshHost(host)).fs.path;
@@ -232,13 +236,13 @@ function* checkSteps(host: Host, root: string, agents: Agents, opts: CheckOption
     // diagnostics and rules would all be repeats, so they are not resolved.
     const keys = new Set<string>();
     for (const target of targets) {
-      const req: ChainRequest = { profile, target, launchDir: launchFor(target), home: opts.home, env: opts.env, settings: opts.settings?.[profile.id] };
-      const key = opts.everyFolder ? undefined : checkKey(req, host);
+      const req: ChainRequest = { profile, target, launchDir: launchFor(target), home, env: opts.env, settings: opts.settings?.[profile.id] };
+      const ctx = resolveContext(req, host), key = opts.everyFolder ? undefined : checkKey(req, host, ctx);
       if (key !== undefined) {
         if (keys.has(key)) continue;
         keys.add(key);
       }
-      const chain = resolveChain(req, host);
+      const chain = resolveChain(req, host, ctx);
       for (const d of chain.diagnostics) {
         if (seen.has(d)) continue;
         seen.add(d);
@@ -264,7 +268,7 @@ function* checkSteps(host: Host, root: string, agents: Agents, opts: CheckOption
     return [{ ...diag('glob-no-match', x.path, message, undefined, undefined, all ? 'warning' : 'hint'), agents: [x.profile.id] }];
   });
   const unique = uniqueDiagnostics(diagnostics);
-  const shown = opts.merge === false ? unique : mergeDiagnostics(unique, { realPath: realPathUnder(host, root), root, home: opts.home ?? os.homedir(), sep: path.sep });
+  const shown = opts.merge === false ? unique : mergeDiagnostics(unique, { realPath: realPathUnder(host, root), root, home, sep: path.sep });
   // After merging, which would fold a link into the folder it leads to.
   const loopDiagnostics = loops.map((link) =>
     diag('symlink-loop', link, `This link leads back to ${path.relative(root, host.fs.realPath(link)) || 'the checked folder'}, a folder it sits in: the files below it are checked once, under their real folder.`),

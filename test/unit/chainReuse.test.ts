@@ -50,8 +50,8 @@ describe('chains of one refresh share what each folder adds, and equal the chain
       // A refresh whose memo forgets the folder a question names (the part of the key after its
       // last NUL) in the keys of a folder's share: chains then get another folder's share, and the property must catch it.
       class Forgetful extends CachedFileSystem {
-        override memo<T>(key: string, compute: () => T): T {
-          return super.memo(key.includes('\0folder\0') ? key.slice(0, key.lastIndexOf('\0')) : key, compute);
+        override memo<T>(owner: string, key: string, compute: () => T): T {
+          return super.memo(owner, key.startsWith('folder\0') ? key.slice(0, key.lastIndexOf('\0')) : key, compute);
         }
       }
       let failed = 0;
