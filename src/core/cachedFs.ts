@@ -83,17 +83,17 @@ export class CachedFileSystem implements FileSystem {
   }
 
   /**
-   * Whether what this refresh knows already says nothing is at `p`: its folder is not one, or was
-   * listed without its name. Most paths the profiles ask about do not exist (AGENTS.md, CLAUDE.md,
-   * GEMINI.md, .github, .claude in every folder of every chain), and each would cost a system
-   * call. Not on a disk that ignores case, where a listing's `claude.md` opens as CLAUDE.md.
+   * Whether what this refresh knows already says nothing is at `p`: its folder is not one (asked
+   * through this cache, so nothing is below a name missing from the listing of the folder above),
+   * or was listed without its name. Most paths the profiles ask about do not exist (AGENTS.md,
+   * CLAUDE.md, GEMINI.md, .github, .claude in every folder of every chain), and each would cost a
+   * system call. Not on a disk that ignores case, where a listing's `claude.md` opens as CLAUDE.md.
    */
   private absent(p: string): boolean {
     const path = this.path;
     const parent = path.dirname(p);
     if (parent === p) return false;
-    const known = this.stats.find(parent);
-    if (known !== MISSING && known?.type !== 'dir') return true;
+    if (this.stat(parent)?.type !== 'dir') return true;
     if (this.inner.caseInsensitive) return false;
     const name = path.basename(p);
     // `.`, `..` and a trailing separator name no entry of the listing; a name beyond ASCII may be

@@ -57,4 +57,20 @@ describe("the CLI check's disk (OneLookFileSystem)", () => {
       { numRuns: 2_000, seed: 20261203 },
     );
   });
+
+  it("the refresh's cache answers as the disk does (random questions, nothing below a path that is not a folder)", () => {
+    fc.assert(
+      fc.property(fc.array(question, { minLength: 1, maxLength: 40, size: 'max' }), (questions) => {
+        const disk = new NodeFileSystem(root);
+        const cached = new CachedFileSystem(new NodeFileSystem(root));
+        for (const { ask, segs, trailing } of [...questions, ...questions]) {
+          // A real path with a trailing `/` is the cache's own (the path as given).
+          if (trailing && ask === 'realPath') continue;
+          const p = trailing ? `${[root, ...segs].join('/')}/` : path.join(root, ...segs);
+          assert.deepEqual(answer(cached, ask, p), answer(disk, ask, p), `${ask} ${p}`);
+        }
+      }),
+      { numRuns: 2_000, seed: 20261203 },
+    );
+  });
 });
