@@ -213,6 +213,8 @@ class Session {
   readonly rev: string;
   readonly branch: string;
   readonly commit: string | undefined;
+  /** What git is asked for the commit's files and texts: its id when known, which no later commit moves. */
+  readonly at: string;
   readonly committedList: string[] | undefined;
   readonly committed: Set<string> | undefined;
   /** Files read through a committed directory link, to the committed path git holds them at. */
@@ -229,9 +231,11 @@ class Session {
     this.rev = this.isRepo ? (ctx.git.defaultBranch?.(this.root) ?? 'HEAD') : 'HEAD';
     this.branch = this.rev.replace(/^origin\//, '');
     this.commit = this.isRepo ? ctx.git.commitOf?.(this.root, this.rev) : undefined;
+    this.at = this.commit ?? this.rev;
     const root = this.root;
     const rev = this.rev;
-    this.committedList = this.isRepo ? this.atCommit('', () => ctx.git.committedFiles?.(root, rev) ?? ctx.git.trackedFiles(root)) : undefined;
+    const at = this.at;
+    this.committedList = this.isRepo ? this.atCommit('', () => ctx.git.committedFiles?.(root, at) ?? ctx.git.trackedFiles(root)) : undefined;
     const list = this.committedList;
     this.committed = list ? (this.commit ? this.atCommit('\0set', () => new Set(list)) : ctx.memo(`committed\0${root}\0${rev}`, () => new Set(list))) : undefined;
     this.absent = this.isRepo
@@ -278,7 +282,7 @@ class Session {
     const file = this.committedAs.get(wanted) ?? wanted;
     // A file the commit does not list cannot be read from it: no git process to say so.
     if (this.committed && !this.committed.has(file)) return { state: 'absent' };
-    const text = this.atCommit(file, () => this.ctx.git.committedText(this.root, file, this.rev));
+    const text = this.atCommit(file, () => this.ctx.git.committedText(this.root, file, this.at));
     if (text !== undefined) return { state: 'ok', text };
     return this.committed?.has(file) ? { state: 'unreadable' } : { state: 'absent' };
   }
@@ -370,7 +374,7 @@ function prefetch(s: Session, files: string[]): void {
   const path = s.ctx.fs.path;
   let level = files;
   for (let depth = 0; level.length && depth <= MAX_IMPORT_DEPTH; depth++) {
-    const texts = s.ctx.git.committedTexts?.(s.root, level, s.rev);
+    const texts = s.ctx.git.committedTexts?.(s.root, level, s.at);
     if (!texts) return;
     for (const [f, text] of texts) s.atCommit(f, () => text);
     const next = new Set<string>();
