@@ -10,6 +10,7 @@ import { README_URL, RULES, ruleHelpUri } from './core/diagnostics';
 import { NodeFileSystem, quickPaths } from './core/fs';
 import { OneLookFileSystem } from './core/oneLookFs';
 import { CliGitIndex } from './core/git';
+import { checkHost } from './cliGitIndex';
 import type { Chain, Diagnostic } from './core/model';
 import { findProfile, PROFILES } from './core/profiles';
 import type { Profile } from './core/profile';
@@ -218,7 +219,7 @@ async function runCheck(cmd: Command, folder: string | undefined): Promise<numbe
   };
   // The disk as it is at one moment, for the whole pass (`OneLookFileSystem`).
   const disk = new OneLookFileSystem(undefined, quickPaths());
-  const result = check({ fs: disk, git: new CliGitIndex(disk) }, root, agents.length ? agents : choose, { home: values.home ? path.resolve(values.home) : undefined });
+  const result = check(await checkHost(disk, root, agents), root, agents.length ? agents : choose, { home: values.home ? path.resolve(values.home) : undefined });
   const checkedFor = result.agentsFrom === 'pinned'
     ? `${agentNames(agents).join(', ')} (--agent)`
     : result.agentsFrom === 'config'

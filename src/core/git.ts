@@ -183,7 +183,12 @@ export class CliGitIndex implements GitIndex {
   }
 
   committedFiles(root: string, rev: string): string[] | undefined {
-    const listing = treeListing(run(root, ['ls-tree', '-r', '-z', rev]));
+    return this.treeFiles(root, rev, run(root, treeArgs(rev)));
+  }
+
+  /** `committedFiles` from git's output for `treeArgs(rev)`, however it was run. */
+  protected treeFiles(root: string, rev: string, out: string | undefined): string[] | undefined {
+    const listing = treeListing(out);
     if (!listing) return undefined;
     // Kept for `committedTexts` only when `rev` is an object id, which always names this tree.
     if (OBJECT_ID.test(rev)) this.tree = { root, rev, ...listing };
@@ -197,6 +202,11 @@ export class CliGitIndex implements GitIndex {
 
 /** A full object id (SHA-1 or SHA-256), which names one commit for good. */
 const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/** git's arguments for the files of `rev`'s tree, with their object ids (`CliGitIndex.committedFiles`). */
+export function treeArgs(rev: string): string[] {
+  return ['ls-tree', '-r', '-z', rev];
+}
 
 /** A tree's files, relative with `/` as git lists them, and each one's blob id (empty for a submodule). */
 interface TreeListing {

@@ -81,6 +81,11 @@ export interface Profile {
    * not need them: a look at that file does not list them.
    */
   workTreeNames?: readonly string[];
+  /**
+   * Its chain reads the files committed on the default branch (`GitIndex.committedFiles`): the
+   * CLI's `check` asks git for them ahead, beside the work tree's listing.
+   */
+  readsCommit?: boolean;
 }
 
 /** An `@path` as written in a file: offsets of `@path` in the text, the path as written and to resolve. */

@@ -4,8 +4,12 @@ import * as nodeFs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { checkHost } from '../../src/cliGitIndex';
+import { check } from '../../src/core/check';
 import { NodeFileSystem } from '../../src/core/fs';
 import { CliGitIndex } from '../../src/core/git';
+import { OneLookFileSystem } from '../../src/core/oneLookFs';
+import { PROFILES } from '../../src/core/profiles';
 
 // What `CliGitIndex` answers on a real repository, where git's answers depend on how it is asked.
 
@@ -54,5 +58,44 @@ describe('CliGitIndex on a real repository', () => {
     );
     // A branch name may move to another commit: the listing of an id is not used for it.
     assert.deepEqual(index.committedTexts(root, files, 'main'), byPath);
+  });
+});
+
+describe("the CLI's check with git asked ahead", () => {
+  before(() => {
+    root = nodeFs.realpathSync(nodeFs.mkdtempSync(path.join(os.tmpdir(), 'il-git-ahead-')));
+    git('init', '-q', '-b', 'main');
+    write('.gitignore', 'build/\n');
+    write('AGENTS.md', '# Root\n\nSee @docs/missing.md.\n');
+    write('CLAUDE.md', '@AGENTS.md\n');
+    write('api/AGENTS.md', '# Api\n');
+    write('.cursor/rules/ts.mdc', '---\nglobs: ["**/*.ts", "**/*.nomatch"]\n---\nTypes.\n');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'start');
+    // Edited, untracked, ignored, and a repository nested in a folder the outer one tracks files in.
+    write('AGENTS.md', '# Root, edited\n');
+    write('api/new/AGENTS.md', '# Not committed\n');
+    write('api/new/x.ts', 'export {};\n');
+    write('build/AGENTS.md', '# Ignored\n');
+    write('api/nested/AGENTS.md', '# Nested\n');
+    execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: path.join(root, 'api', 'nested') });
+  });
+
+  after(() => nodeFs.rmSync(root, { recursive: true, force: true }));
+
+  it('gives what check gives asking git as it goes, for every agent or the detected ones, from the root or a folder', async () => {
+    const seen: string[] = [];
+    const detect = () => PROFILES.filter((p) => p.id === 'codex' || p.id === 'cursor');
+    for (const where of [root, path.join(root, 'api')]) {
+      for (const agents of [PROFILES, []]) {
+        const asGoes = check({ fs: new OneLookFileSystem(), git: new CliGitIndex(new NodeFileSystem()) }, where, agents.length ? agents : detect, { home: root });
+        const ahead = check(await checkHost(new OneLookFileSystem(), where, agents), where, agents.length ? agents : detect, { home: root });
+        assert.deepEqual(ahead, asGoes);
+        seen.push(...ahead.files.map((f) => path.relative(root, f)), ...ahead.diagnostics.map((d) => d.code));
+      }
+    }
+    // The cases that make git's answers differ: an untracked file listed, an ignored one and the nested repository's not, the commit read.
+    assert.ok(seen.includes(path.join('api', 'new', 'AGENTS.md')) && !seen.includes(path.join('build', 'AGENTS.md')) && !seen.includes(path.join('api', 'nested', 'AGENTS.md')));
+    assert.ok(seen.includes('not-committed') && seen.includes('glob-no-match'));
   });
 });

@@ -834,4 +834,5 @@ export const scaling: Profile = {
   notRunnable: "Hosted agent sessions run on the provider's machines; there is nothing to run on this machine.",
   globalPaths: () => [],
   resolve,
+  readsCommit: true,
 };
