@@ -24,14 +24,16 @@ function write(rel: string, text: string) {
   nodeFs.writeFileSync(path.join(root, rel), text);
 }
 
+/** A new repository at `root`, holding `files` (not added yet). */
+function repository(prefix: string, files: Record<string, string>) {
+  root = nodeFs.realpathSync(nodeFs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+  git('init', '-q', '-b', 'main');
+  for (const [rel, text] of Object.entries(files)) write(rel, text);
+}
+
 describe('CliGitIndex on a real repository', () => {
   before(() => {
-    root = nodeFs.realpathSync(nodeFs.mkdtempSync(path.join(os.tmpdir(), 'il-git-')));
-    git('init', '-q', '-b', 'main');
-    write('AGENTS.md', 'root\n');
-    write('a/b/c/CLAUDE.md', 'deep\n');
-    write('with space/AGENTS.md', 'spaced\n');
-    write('a/changed.md', 'committed\n');
+    repository('il-git-', { 'AGENTS.md': 'root\n', 'a/b/c/CLAUDE.md': 'deep\n', 'with space/AGENTS.md': 'spaced\n', 'a/changed.md': 'committed\n' });
     nodeFs.symlinkSync('a/b/c/CLAUDE.md', path.join(root, 'link.md'));
     git('add', '-A');
     // A submodule as the superproject holds it: a commit id at a path, not a blob.
@@ -63,13 +65,13 @@ describe('CliGitIndex on a real repository', () => {
 
 describe("the CLI's check with git asked ahead", () => {
   before(() => {
-    root = nodeFs.realpathSync(nodeFs.mkdtempSync(path.join(os.tmpdir(), 'il-git-ahead-')));
-    git('init', '-q', '-b', 'main');
-    write('.gitignore', 'build/\n');
-    write('AGENTS.md', '# Root\n\nSee @docs/missing.md.\n');
-    write('CLAUDE.md', '@AGENTS.md\n');
-    write('api/AGENTS.md', '# Api\n');
-    write('.cursor/rules/ts.mdc', '---\nglobs: ["**/*.ts", "**/*.nomatch"]\n---\nTypes.\n');
+    repository('il-git-ahead-', {
+      '.gitignore': 'build/\n',
+      'AGENTS.md': '# Root\n\nSee @docs/missing.md.\n',
+      'CLAUDE.md': '@AGENTS.md\n',
+      'api/AGENTS.md': '# Api\n',
+      '.cursor/rules/ts.mdc': '---\nglobs: ["**/*.ts", "**/*.nomatch"]\n---\nTypes.\n',
+    });
     git('add', '-A');
     git('commit', '-q', '-m', 'start');
     // Edited, untracked, ignored, and a repository nested in a folder the outer one tracks files in.
