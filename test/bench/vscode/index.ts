@@ -334,18 +334,20 @@ function processCpuMs(): { self: number; group: number } | undefined {
  * they start one. From its start to the first chain back (`cpu`): the worker's thread and this
  * one (the extension host's), each on a core and waiting for one; the CPU spent meanwhile by the
  * whole extension host, by the VS Code server's processes and by the machine (the new thread is
- * the one the constructor made: /proc/self/task before and after).
+ * the one the constructor made: /proc/self/task before and after; the processes' from a task
+ * after the thread's start to one after the first chain back, read off the way of both).
  */
 function timeChainThread(since: number) {
   const ms = (at: number) => Math.round((at - since) * 10) / 10;
   const fromEpoch = (epochMs: number) => ms(epochMs - performance.timeOrigin);
   const round = (cpu: Cpu | undefined) => cpu?.map((n) => Math.round(n));
+  type Spent = { worker?: number[]; host?: number[]; machineMs?: number; hostProcessMs?: number; serverMs?: number; overMs: number };
   type Chain = { agent?: string; differs?: string[]; askedMs: number; receivedMs?: number; answeredMs?: number; backMs?: number };
   const timeline: {
     startedMs?: number;
     onlineMs?: number;
     chains: Chain[];
-    cpu?: { worker?: number[]; host?: number[]; machineMs?: number; hostProcessMs?: number; serverMs?: number; overMs: number };
+    cpu?: Spent;
   } = { chains: [] };
   // Node's own module object, as in timeCoreLoad (an import's namespace is the bundle's, read-only).
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -358,10 +360,14 @@ function timeChainThread(since: number) {
       const before = new Set(tasks());
       const host = threadCpu(process.pid);
       const machine = machineCpuMs();
-      const processes = processCpuMs();
       super(...args);
       const started = performance.now();
       const tid = tasks().find((t) => !before.has(t));
+      // Every process's CPU is a read of each /proc/<pid>/stat (10-80 ms on this thread under
+      // load): in a task of its own, here and at the first chain back (once the extension has
+      // shown it), not before the thread starts nor before the extension sees its answer.
+      let processes: ReturnType<typeof processCpuMs>;
+      setImmediate(() => (processes = processCpuMs()));
       // The first: the chains' thread, started ahead at activation.
       mutable.Worker = Worker;
       timeline.startedMs = ms(started);
@@ -390,15 +396,17 @@ function timeChainThread(since: number) {
         if (timeline.cpu) return;
         const hostNow = threadCpu(process.pid);
         const machineNow = machineCpuMs();
-        const processesNow = processCpuMs();
-        timeline.cpu = {
+        const cpu: Spent = (timeline.cpu = {
           worker: round(tid ? threadCpu(tid) : undefined),
           host: round(host && hostNow?.map((n, i) => n - host[i]) as Cpu | undefined),
           machineMs: machine === undefined || machineNow === undefined ? undefined : machineNow - machine,
-          hostProcessMs: processes && processesNow && processesNow.self - processes.self,
-          serverMs: processes && processesNow && processesNow.group - processes.group,
           overMs: Math.round(back - started),
-        };
+        });
+        setImmediate(() => {
+          const processesNow = processCpuMs();
+          cpu.hostProcessMs = processes && processesNow && processesNow.self - processes.self;
+          cpu.serverMs = processes && processesNow && processesNow.group - processes.group;
+        });
       });
     }
   };
