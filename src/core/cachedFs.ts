@@ -195,27 +195,52 @@ export class CachedFileSystem implements FileSystem {
     return names.slice();
   }
 
-  realPath(p: string): string {
+  /** `there`: `p` is known to exist (a folder above a file that does). */
+  realPath(p: string, there = false): string {
     let real = this.reals.get(p);
     if (real !== undefined) return real;
-    real = this.resolveReal(p);
+    this.remember(p, (real = this.resolveReal(p, there)));
+    return real;
+  }
+
+  /**
+   * Real paths worked out from the same disk elsewhere (the worker thread's answers, for the
+   * files with problems): not asked of the disk again here. One known already stays.
+   */
+  knowReals(reals: readonly [string, string][]): void {
+    for (const [p, real] of reals) if (!this.reals.has(p)) this.remember(p, real);
+  }
+
+  private remember(p: string, real: string): void {
     this.reals.set(p, real);
     if (real !== p) {
       const from = this.linksTo.get(real) ?? [];
       if (!from.includes(p)) this.linksTo.set(real, [...from, p]);
     }
-    return real;
   }
 
-  private resolveReal(p: string): string {
+  /**
+   * Built from the parent's real path: a `stat` of the path, then an `lstat` of it and of each
+   * folder above it not resolved yet. Asked of the disk itself, not through `absent`, which
+   * would list each small folder on the way: real paths are asked of files that are there (the
+   * problems' files), and the folders above an existing file exist.
+   */
+  private resolveReal(p: string, there: boolean): string {
     const path = this.path;
     const parent = path.dirname(p);
     if (parent === p) return this.inner.realPath(p);
-    // Nothing there (or a dangling link): the path itself, as FileSystem.realPath says. Most
-    // paths a profile asks about do not exist, and their `stat` is usually known already.
-    if (!this.stat(p)) return p;
-    const candidate = path.join(this.realPath(parent), path.basename(p));
-    return this.isSymlink(candidate) ? this.inner.realPath(p) : candidate; // one call resolves a link
+    if (!there) {
+      // A separator at its end names the same file to Node's realpath (where `stat` fails, for a file).
+      const named = p.endsWith(path.sep) ? p.slice(0, -1) : p;
+      let st = this.stats.find(named);
+      if (st === MISSING) this.stats.set(named, (st = this.inner.stat(named)));
+      // Nothing there (or a dangling link): the path itself, as FileSystem.realPath says.
+      if (!st) return p;
+    }
+    const candidate = path.join(this.realPath(parent, true), path.basename(p));
+    let link = this.links.get(candidate);
+    if (link === undefined) this.links.set(candidate, (link = this.inner.isSymlink(candidate)));
+    return link ? this.inner.realPath(p) : candidate; // one call resolves a link
   }
 
   /**

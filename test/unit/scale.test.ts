@@ -176,13 +176,46 @@ describe('CachedFileSystem', () => {
       nodeFs.symlinkSync(path.join(dir, 'nowhere'), path.join(dir, 'a/dangling'));
       const disk = new NodeFileSystem();
       const cached = new CachedFileSystem(disk);
-      for (const rel of ['link/c/file.md', 'a/b/c/up/b/c/file.md', 'link/c/up/link/c', 'a/dangling', 'link/missing.md', 'missing/x.md', 'a']) {
+      nodeFs.symlinkSync(path.join(dir, 'link/c/file.md'), path.join(dir, 'a/file-link.md'));
+      nodeFs.symlinkSync(path.join(dir, 'link'), path.join(dir, 'link-to-link'));
+      // A path written with a separator at its end, as Node's realpath takes it (a file's fails: the path itself).
+      for (const rel of ['link/c/file.md', 'a/b/c/up/b/c/file.md', 'link/c/up/link/c', 'a/dangling', 'link/missing.md', 'missing/x.md', 'a', 'a/file-link.md', 'link-to-link/c/file.md', 'a/b/', 'link/', 'link-to-link/c/', 'link/c/file.md/', 'missing/']) {
         const p = path.join(dir, rel);
         assert.equal(cached.realPath(p), disk.realPath(p), rel);
       }
     } finally {
       nodeFs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('works out a real path with one stat of the file and one lstat per folder, listing none', () => {
+    const mem = new CountingFileSystem(new MemoryFileSystem({ '/w/r/a/b/CLAUDE.md': 'x', '/w/r/a/b/AGENTS.md': 'y', '/w/r/a/c/CLAUDE.md': 'z' }));
+    const cached = new CachedFileSystem(mem);
+    assert.equal(cached.realPath('/w/r/a/b/CLAUDE.md'), '/w/r/a/b/CLAUDE.md');
+    assert.deepEqual(mem.calls, { stat: 1, isSymlink: 5, readFile: 0, readPrefix: 0, readDir: 0, readDirNames: 0, realPath: 1 });
+    // Beside it and in a sibling folder: the folders above are known.
+    cached.realPath('/w/r/a/b/AGENTS.md');
+    cached.realPath('/w/r/a/c/CLAUDE.md');
+    assert.deepEqual(mem.calls, { stat: 3, isSymlink: 8, readFile: 0, readPrefix: 0, readDir: 0, readDirNames: 0, realPath: 1 });
+  });
+
+  it('keeps real paths worked out elsewhere, and drops a link\'s when the file it leads to is written', () => {
+    const mem = new CountingFileSystem(new MemoryFileSystem({ '/r/AGENTS.md': 'x', '/r/b/c.md': 'y' }).symlink('/r/CLAUDE.md', '/r/AGENTS.md'));
+    const cached = new CachedFileSystem(mem);
+    cached.knowReals([['/r/CLAUDE.md', '/r/AGENTS.md'], ['/r/b/c.md', '/r/b/c.md']]);
+    assert.equal(cached.realPath('/r/CLAUDE.md'), '/r/AGENTS.md');
+    assert.equal(cached.realPath('/r/b/c.md'), '/r/b/c.md');
+    assert.deepEqual(mem.calls, { stat: 0, isSymlink: 0, readFile: 0, readPrefix: 0, readDir: 0, readDirNames: 0, realPath: 0 });
+    // One known already stays.
+    cached.knowReals([['/r/b/c.md', '/elsewhere']]);
+    assert.equal(cached.realPath('/r/b/c.md'), '/r/b/c.md');
+    // Carried over a write to the link's target: the link's real path is asked again, the other kept.
+    const next = cached.carry(new Set(['/r/AGENTS.md']));
+    assert.equal(next.realPath('/r/CLAUDE.md'), '/r/AGENTS.md');
+    assert.ok(mem.calls.realPath > 0);
+    const calls = { ...mem.calls };
+    next.realPath('/r/b/c.md');
+    assert.deepEqual(mem.calls, calls);
   });
 
   it('answers each question of a refresh once', () => {
