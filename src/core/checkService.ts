@@ -81,14 +81,21 @@ export type CheckMessage = CheckRequest | { kind: 'cancel'; id: number };
  * much of it the worker's thread spent on a core and waiting for one (`cpu`, ms, on Linux).
  */
 export type CheckAnswer =
-  | { id: number; diagnostics: Diagnostic[]; times?: [number, number]; cpu?: number[] }
-  | { id: number; chain: Chain; times: [number, number] }
+  | { id: number; diagnostics: Diagnostic[]; reals: Reals; times?: [number, number]; cpu?: number[] }
+  | { id: number; chain: Chain; reals: Reals; times: [number, number] }
   /** Which agents a folder's files show: each profile's `Detection.evidence`, in registry order (none: not used). */
   | { id: number; evidence: string[][] }
   /** The machine's evidence of each profile, in registry order. */
   | { id: number; machine: Omit<MachineEvidence, 'profile'>[] }
   | { id: number; cancelled: true }
   | { id: number; error: string };
+
+/**
+ * The real path of each path with problems in an answer, as this change's cache has it: the
+ * extension publishes a problem at its real file, and would otherwise work it out again (a
+ * `stat` and an `lstat` per folder, on the extension host's thread) for files this thread read.
+ */
+export type Reals = [path: string, real: string][];
 
 /** Unsaved text cannot create a `.git`: the plain disk answers where the repository is. */
 const DISK = new NodeFileSystem();
@@ -126,7 +133,10 @@ export class CheckService {
       const cpu = threadCpu();
       // Only the names the file has: a chain asked for one file's problems lists no others (`problemsIn`).
       void Promise.all(jobs.map((job) => listAhead(host, host.fs.path.dirname(job.file), job.agents, host.fs.path.basename(job.file)).catch(() => undefined))).then(() => {
-        this.answer(this.safely(message.id, () => ({ id: message.id, diagnostics: look(host, jobs), times: [received, now()], cpu: cpu && threadCpu()?.map((ms, i) => ms - cpu[i]) })));
+        this.answer(this.safely(message.id, () => {
+          const diagnostics = look(host, jobs);
+          return { id: message.id, diagnostics, reals: realsOf(host, diagnostics), times: [received, now()], cpu: cpu && threadCpu()?.map((ms, i) => ms - cpu[i]) };
+        }));
       });
       return;
     }
@@ -138,7 +148,10 @@ export class CheckService {
       // with git walking the work tree for them. Until the warm-up (`warm`), `followMs` later: the
       // extension host shows the first chain meanwhile, and shares the cores with this thread and git.
       void listAhead(host, job.launchDir, [job.agent]).catch(() => undefined).then(() => {
-        this.answer(this.safely(message.id, () => ({ id: message.id, chain: chainOf(host, job), times: [received, now()] })));
+        this.answer(this.safely(message.id, () => {
+          const chain = chainOf(host, job);
+          return { id: message.id, chain, reals: realsOf(host, chain.diagnostics), times: [received, now()] };
+        }));
         // Into the host of the latest request by then, which the next one carries over.
         const follow = (later = this.host!) => void listAhead(later, job.launchDir, job.agents ?? []).catch(() => undefined).then(() => this.warm(later, job));
         if (this.warmed) follow();
@@ -223,7 +236,7 @@ export class CheckService {
         if (!result || stale()) return { id, cancelled: true };
         diagnostics.push(...result.diagnostics);
       }
-      return { id, diagnostics };
+      return { id, diagnostics, reals: realsOf(host, diagnostics) };
     } finally {
       this.running.delete(id);
       this.cancelled.delete(id);
@@ -314,6 +327,10 @@ function chainOf(host: Host, job: ChainJob, problemsIn?: string): Chain {
   const profile = PROFILES.find((p) => p.id === job.agent);
   if (!profile) throw new Error(`no agent ${job.agent}`);
   return resolveChain({ profile, target: job.target, launchDir: job.launchDir, home: job.home, env: process.env, settings: job.settings, problemsIn }, host);
+}
+
+function realsOf(host: Host, diagnostics: readonly Diagnostic[]): Reals {
+  return [...new Set(diagnostics.map((d) => d.path))].map((p) => [p, host.fs.realPath(p)]);
 }
 
 function describe(e: unknown): string {

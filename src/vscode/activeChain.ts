@@ -1,9 +1,10 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { carryHost, refreshHost, resolveChain, type Host } from '../core/chain';
-import { NodeFileSystem } from '../core/fs';
+import { NodeFileSystem, type FileSystem } from '../core/fs';
 import { launchDirectory } from '../core/workspaceHost';
-import type { ChainJob } from '../core/checkService';
+import type { CachedFileSystem } from '../core/cachedFs';
+import type { ChainJob, Reals } from '../core/checkService';
 import type { Chain } from '../core/model';
 import type { Profile } from '../core/profile';
 import { PROFILES } from '../core/profiles';
@@ -226,6 +227,14 @@ export class ActiveChainModel implements vscode.Disposable {
   }
 
   /**
+   * The real paths a worker's answer brings (`Reals`), kept in `fs` (`readHost`'s when the
+   * question was asked) while it is still this change's: after a change, they are worked out again.
+   */
+  knowReals(fs: FileSystem, reals: Reals | undefined): void {
+    if (reals && fs === this.host?.host.fs) (fs as CachedFileSystem).knowReals(reals);
+  }
+
+  /**
    * Something a chain reads changed: drop every cached chain, and resolve the active one again.
    * `written`: only these files' contents changed (nothing created, deleted or renamed), so every
    * answer about other paths, and git's lists, still hold; else every answer goes.
@@ -297,7 +306,10 @@ export class ActiveChainModel implements vscode.Disposable {
     const question = `${this.generation}\0${unsavedKey()}\0${vscode.workspace.isTrusted}\0${JSON.stringify({ ...job, agents: undefined })}`;
     if (this.opened?.question === question) return this.opened.answer;
     let asking = this.asking;
-    if (asking?.question !== question) asking = this.asking = { question, answer: this.worker.chain(job) };
+    if (asking?.question !== question) {
+      const { fs } = this.hostNow();
+      asking = this.asking = { question, answer: this.worker.chain(job).then((a) => (this.knowReals(fs, a?.reals), a)) };
+    }
     if (!ahead) {
       const kept = asking;
       void kept.answer.then(() => {

@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import * as vscode from 'vscode';
-import { now, type ChainJob, type CheckAnswer, type CheckJob, type CheckMessage, type CheckRequest, type LookJob } from '../core/checkService';
+import { now, type ChainJob, type CheckAnswer, type CheckJob, type CheckMessage, type CheckRequest, type LookJob, type Reals } from '../core/checkService';
 import type { MachineEvidence } from '../core/detect';
 import type { Chain, Diagnostic } from '../core/model';
 import { startCheckThread, type CheckThread } from './checkThread';
@@ -12,6 +12,8 @@ import { unsavedKey, unsavedTexts } from './overlayFs';
  */
 export interface ChainAnswer {
   chain: Chain;
+  /** The real path of each path with problems (`Reals`). */
+  reals: Reals;
   ms: Spent;
 }
 type Spent = [queued: number, worker: number, waited: number];
@@ -21,6 +23,7 @@ export type MachineFound = Omit<MachineEvidence, 'profile'>;
 /** A quick look's problems, where the time went (as `ChainAnswer`'s), and whether the worker read everything anew (not only what was written). */
 export interface LookAnswer {
   diagnostics: Diagnostic[];
+  reals: Reals;
   ms: Spent;
   anew: boolean;
   /** Of the worker's time, its thread's on a core and waiting for one (see `CheckAnswer`). */
@@ -71,12 +74,12 @@ export class CheckWorker implements vscode.Disposable {
   }
 
   /**
-   * A `check` of each job's folder: its problems, or undefined when the pass was cancelled (it
-   * stops at the worker's next pause) or failed (logged).
+   * A `check` of each job's folder: its problems (with their real paths), or undefined when the
+   * pass was cancelled (it stops at the worker's next pause) or failed (logged).
    */
-  check(jobs: CheckJob[]): { answer: Promise<Diagnostic[] | undefined>; cancel(): void } {
+  check(jobs: CheckJob[]): { answer: Promise<{ diagnostics: Diagnostic[]; reals: Reals } | undefined>; cancel(): void } {
     const id = this.nextId++;
-    return { answer: this.ask(id, { id, kind: 'check', jobs, change: this.change() }).then((a) => a?.diagnostics), cancel: () => this.worker?.postMessage({ kind: 'cancel', id } satisfies CheckMessage) };
+    return { answer: this.ask(id, { id, kind: 'check', jobs, change: this.change() }), cancel: () => this.worker?.postMessage({ kind: 'cancel', id } satisfies CheckMessage) };
   }
 
   /** The problems in each job's file from the chains of the folder it governs; undefined when that failed (logged). */
@@ -85,7 +88,7 @@ export class CheckWorker implements vscode.Disposable {
     const sent = now();
     const anew = !this.written;
     const answer = await this.ask(id, { id, kind: 'look', jobs, change: this.change() });
-    return answer && { diagnostics: answer.diagnostics, ms: spent(sent, answer.times), anew, cpu: answer.cpu };
+    return answer && { diagnostics: answer.diagnostics, reals: answer.reals, ms: spent(sent, answer.times), anew, cpu: answer.cpu };
   }
 
   private change(): CheckRequest['change'] {
@@ -104,7 +107,7 @@ export class CheckWorker implements vscode.Disposable {
     const answer = await this.send(id, { id, kind: 'chain', job, change: this.change() });
     if (answer && 'error' in answer) this.log?.error(`Instruction Lens could not resolve a chain on its checking thread: ${answer.error}`);
     if (!answer || !('chain' in answer)) return undefined;
-    return { chain: answer.chain, ms: spent(sent, answer.times) };
+    return { chain: answer.chain, reals: answer.reals, ms: spent(sent, answer.times) };
   }
 
   /**

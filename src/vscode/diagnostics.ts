@@ -214,9 +214,11 @@ class InstructionDiagnostics implements vscode.Disposable {
     const generation = this.generation;
     const seen = this.watcher.firstSeen;
     const started = performance.now();
+    const { fs } = this.model.readHost;
     const found = await this.model.worker.look(files.map((file) => ({ file, ...this.folderSettings(vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file))!) })));
     if (!found || generation !== this.generation || this.disposed) return;
     const answered = performance.now();
+    this.model.knowReals(fs, found.reals);
     // Only the pass knows which rule globs match no file: those stay as they were.
     this.problems.replace({ paths: files }, found.diagnostics, (d) => d.code === 'glob-no-match');
     this.publish();
@@ -267,11 +269,14 @@ class InstructionDiagnostics implements vscode.Disposable {
   /** A pass on a worker thread; undefined when it was cancelled (see `schedule`) or failed. */
   private async ask(jobs: CheckJob[], worker = this.passes): Promise<Diagnostic[] | undefined> {
     if (this.disposed) return undefined;
+    const { fs } = this.model.readHost;
     const pass = worker.check(jobs);
     this.cancelPass = pass.cancel;
     try {
       const found = await pass.answer;
-      return this.disposed ? undefined : found;
+      if (!found || this.disposed) return undefined;
+      this.model.knowReals(fs, found.reals);
+      return found.diagnostics;
     } finally {
       this.cancelPass = undefined;
     }

@@ -170,6 +170,41 @@ describe('a monorepo as real ones are set up', () => {
     assert.ok((lens.model.current?.chain.budget.onRead ?? 0) > 0);
   });
 
+  it('shows a problem read through a link at the file the link leads to, and follows the link when it is changed', async () => {
+    const lens = await api();
+    await lens.model.selectAgent('claude-code');
+    const link = path.join(root, 'packages/api/CLAUDE.md');
+    const relink = (to: string) => {
+      fs.rmSync(link);
+      fs.symlinkSync(to, link);
+    };
+    fs.writeFileSync(path.join(root, 'packages/api/RULES.md'), '# API rules\n\n@gone.md\n');
+    fs.writeFileSync(path.join(root, 'packages/api/OTHER.md'), '# Other rules\n@also-gone.md\n');
+    // The active chain's problems as well as the workspace's.
+    await vscode.window.showTextDocument(vscode.Uri.file(path.join(root, 'packages/api/src/server.ts')));
+    const at = () => problems().filter((p) => p.includes('packages/api/') && !p.startsWith('Hint'));
+    try {
+      // Claude Code now skips the AGENTS.md beside it, which its CLAUDE.md no longer is.
+      const skipped = 'Information packages/api/AGENTS.md:1 not-loaded';
+      relink('RULES.md');
+      const first = ['Error packages/api/RULES.md:3 import-missing', skipped];
+      await until(() => JSON.stringify(at()) === JSON.stringify(first), 'the problem at the file the link leads to').catch(() => assert.deepEqual(at(), first));
+      relink('OTHER.md');
+      const then = ['Error packages/api/OTHER.md:2 import-missing', skipped];
+      await until(() => JSON.stringify(at()) === JSON.stringify(then), 'the problem at the file the link leads to now').catch(() => assert.deepEqual(at(), then));
+      // And switching editors away and back publishes the chain's problems where the link leads now.
+      await vscode.window.showTextDocument(vscode.Uri.file(path.join(root, 'packages/web/src/app.ts')));
+      await vscode.window.showTextDocument(vscode.Uri.file(path.join(root, 'packages/api/src/server.ts')));
+      await sleep(500);
+      assert.deepEqual(at(), then);
+    } finally {
+      relink('AGENTS.md');
+      fs.rmSync(path.join(root, 'packages/api/RULES.md'));
+      fs.rmSync(path.join(root, 'packages/api/OTHER.md'));
+    }
+    await until(() => !at().length, 'no problem once the link leads back');
+  });
+
   it('follows the files that show an agent: a GEMINI.md made in the repository enables Gemini CLI, and deleting it disables it', async () => {
     const lens = await api();
     const used = () => lens.detection.detections(vscode.Uri.file(root)).find((d) => d.profile.id === 'gemini-cli')?.used;

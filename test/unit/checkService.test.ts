@@ -227,6 +227,36 @@ describe('the extension\'s checking service', () => {
     }
   });
 
+  it('each answer gives the real path of every path with problems, through a link, and after the link changes', async () => {
+    const s = service();
+    const link = path.join(root, 'linked', 'CLAUDE.md');
+    nodeFs.mkdirSync(path.dirname(link), { recursive: true });
+    write('linked/other.md', '# Other\n\n@also-missing.md\n');
+    try {
+      nodeFs.symlinkSync('../api/CLAUDE.md', link);
+      const disk = new NodeFileSystem();
+      const realsRight = (a: CheckAnswer, paths: readonly string[]) => {
+        assert.ok('reals' in a, JSON.stringify(a).slice(0, 300));
+        assert.deepEqual(new Map(a.reals), new Map(paths.map((p) => [p, disk.realPath(p)])));
+        assert.ok(paths.includes(link), 'a problem read through the link');
+      };
+      const pass = await s.send({ kind: 'check', jobs: [{ root, ...folder() }], change: change() }).answer;
+      realsRight(pass, [...new Set(diagnosticsOf(pass).map((d) => d.path))]);
+      assert.equal(new Map('reals' in pass ? pass.reals : []).get(link), path.join(root, 'api', 'CLAUDE.md'));
+      const job = { agent: 'claude-code', target: path.join(root, 'linked', 'x.ts'), launchDir: root, home, settings: {} };
+      const chain = await s.send({ kind: 'chain', job, change: change() }).answer;
+      realsRight(chain, 'chain' in chain ? [...new Set(chain.chain.diagnostics.map((d) => d.path))] : []);
+      // The link now leads elsewhere: a change of anything, as the watcher reports one.
+      nodeFs.rmSync(link);
+      nodeFs.symlinkSync('other.md', link);
+      const look = await s.send({ kind: 'look', jobs: [{ file: link, ...folder() }], change: change() }).answer;
+      realsRight(look, [...new Set(diagnosticsOf(look).map((d) => d.path))]);
+      assert.equal(new Map('reals' in look ? look.reals : []).get(link), path.join(root, 'linked', 'other.md'));
+    } finally {
+      nodeFs.rmSync(path.join(root, 'linked'), { recursive: true, force: true });
+    }
+  });
+
   it('Copilot\'s chain on the worker finds the nested AGENTS.md files through git\'s listing of that name only, as the whole listing would', async () => {
     const s = service();
     const job = { agent: 'copilot', agents: ['copilot'], target: path.join(root, 'web', 'src', 'app.ts'), launchDir: root, home, settings: {} };
