@@ -46,3 +46,45 @@ export class NoGitIndex implements GitIndex {
     return undefined;
   }
 }
+
+/**
+ * `inner`, but no question that would start a git process is asked: each is answered with nothing
+ * and noted (`wanted`). The extension resolves its first chain on the extension host's thread
+ * through it, and keeps that chain only when nothing was wanted: CAR's, hosted sessions' and
+ * Copilot's nested `AGENTS.md` read through git, the other agents find the repository by its
+ * `.git` alone, and that thread must not wait for a process.
+ */
+export class ProcessFreeGit implements GitIndex {
+  wanted = false;
+  readonly rootsFrom: FileSystem | undefined;
+  constructor(private readonly inner: GitIndex) {
+    this.rootsFrom = inner.rootsFrom;
+  }
+
+  root(dir: string): string | undefined {
+    return this.inner.root(dir);
+  }
+
+  private want(): undefined {
+    this.wanted = true;
+    return undefined;
+  }
+
+  trackedFiles = this.want;
+  workTreeFiles = this.want;
+  workTreeRelative = this.want;
+  workTreeListing = this.want;
+  workTreeUnder = this.want;
+  workTreeFilesNamed = this.want;
+  committedText = this.want;
+  committedFiles = this.want;
+  commitOf = this.want;
+  committedTexts(): Map<string, string | undefined> {
+    this.want();
+    return new Map();
+  }
+  defaultBranch(): string {
+    this.want();
+    return 'HEAD';
+  }
+}
