@@ -11,9 +11,15 @@ import { OneLookFileSystem } from '../../src/core/oneLookFs';
 // The CLI's `check` reads the disk through OneLookFileSystem, which answers from what the run has
 // already seen (a missing folder, a folder's listing): every answer must be the disk's own.
 describe("the CLI check's disk (OneLookFileSystem)", () => {
+  let top = '';
   let root = '';
   before(() => {
-    root = nodeFs.mkdtempSync(path.join(os.tmpdir(), 'il-onelook-'));
+    // Deep in a folder of its own: a question may climb five levels above the tree (`..`, the
+    // link `up`), and the disk's answers there must not move while the test runs (the system's
+    // temporary folder changes as other tests make and remove theirs).
+    top = nodeFs.mkdtempSync(path.join(os.tmpdir(), 'il-onelook-'));
+    root = path.join(top, '1', '2', '3', '4', '5', 'r');
+    nodeFs.mkdirSync(root, { recursive: true });
     const file = (rel: string) => {
       nodeFs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
       nodeFs.writeFileSync(path.join(root, rel), rel);
@@ -25,7 +31,7 @@ describe("the CLI check's disk (OneLookFileSystem)", () => {
     nodeFs.symlinkSync('nowhere', path.join(root, 'c/dangling'));
     nodeFs.symlinkSync('..', path.join(root, 'c/up'));
   });
-  after(() => nodeFs.rmSync(root, { recursive: true, force: true }));
+  after(() => nodeFs.rmSync(top, { recursive: true, force: true }));
 
   const segment = fc.constantFrom('a', 'b', 'c', 'd', 'e', 'toA', 'up', 'dangling', 'empty', 'link.md', '.github', 'copilot-instructions.md', 'CLAUDE.md', 'AGENTS.md', 'claude.md', 'GEMINI.md', 'é.md', 'missing', '.', '..');
   const question = fc.record({
