@@ -4,6 +4,9 @@ import type { DirEntry, FileStat, FileSystem, PathApi } from './fs';
 /** The largest folder (its size as `stat` gives it: one block of an ext4 folder, about 100 names) listed to answer `stat`. */
 const GLANCE_MAX_BYTES = 4096;
 
+/** `perPath`'s question of what a file's comments suppress (config.ts `suppressionsIn`), which `knowReals` may bring. */
+export const SUPPRESSIONS = 'suppressions';
+
 /**
  * One refresh's view of the disk: every `stat`, `lstat`, listing, read and real path asked of
  * the file system it wraps is answered once, for every profile and every chain of the refresh.
@@ -205,10 +208,14 @@ export class CachedFileSystem implements FileSystem {
 
   /**
    * Real paths worked out from the same disk elsewhere (the worker thread's answers, for the
-   * files with problems): not asked of the disk again here. One known already stays.
+   * files with problems), and what the real file's comments suppress when given: not asked of
+   * the disk again here. One known already stays.
    */
-  knowReals(reals: readonly [string, string][]): void {
-    for (const [p, real] of reals) if (!this.reals.has(p)) this.remember(p, real);
+  knowReals(reals: readonly (readonly [string, string, unknown?])[]): void {
+    for (const [p, real, suppressions] of reals) {
+      if (!this.reals.has(p)) this.remember(p, real);
+      if (suppressions !== undefined) this.perPath(SUPPRESSIONS, real, () => suppressions);
+    }
   }
 
   private remember(p: string, real: string): void {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { carryHost, resolveChain, refreshHost, type Host } from './chain';
 import { checkInSlices, listedFolder, listFiles } from './check';
+import { suppressionsIn, type Suppressions } from './config';
 import { detectFromRepository, nodeMachineProbe, probeMachine, type MachineEvidence } from './detect';
 import { NodeFileSystem } from './fs';
 import { runAsync, SnapshotGitIndex } from './git';
@@ -91,11 +92,12 @@ export type CheckAnswer =
   | { id: number; error: string };
 
 /**
- * The real path of each path with problems in an answer, as this change's cache has it: the
- * extension publishes a problem at its real file, and would otherwise work it out again (a
- * `stat` and an `lstat` per folder, on the extension host's thread) for files this thread read.
+ * The real path of each path with problems in an answer, as this change's cache has it, and what
+ * that real file's comments suppress: the extension publishes a problem at its real file, less
+ * what its comments turn off, and would otherwise work both out again on the extension host's
+ * thread (a `stat` and an `lstat` per folder, and a read of the file) for files this thread read.
  */
-export type Reals = [path: string, real: string][];
+export type Reals = [path: string, real: string, suppressions: Suppressions][];
 
 /** Unsaved text cannot create a `.git`: the plain disk answers where the repository is. */
 const DISK = new NodeFileSystem();
@@ -330,7 +332,10 @@ function chainOf(host: Host, job: ChainJob, problemsIn?: string): Chain {
 }
 
 function realsOf(host: Host, diagnostics: readonly Diagnostic[]): Reals {
-  return [...new Set(diagnostics.map((d) => d.path))].map((p) => [p, host.fs.realPath(p)]);
+  return [...new Set(diagnostics.map((d) => d.path))].map((p) => {
+    const real = host.fs.realPath(p);
+    return [p, real, suppressionsIn(host.fs, real)];
+  });
 }
 
 function describe(e: unknown): string {

@@ -1,4 +1,5 @@
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser/lib/esm/main.js';
+import { CachedFileSystem, SUPPRESSIONS } from './cachedFs';
 import { diag } from './diagnostics';
 import type { FileSystem } from './fs';
 import type { Diagnostic } from './model';
@@ -70,6 +71,36 @@ export function readConfig(fs: FileSystem, folder: string, known: { agents: read
 /** `<!-- instruction-lens-disable-next-line [codes] -->` and `<!-- instruction-lens-disable-file [codes] -->`. */
 const DIRECTIVE = /<!--\s*instruction-lens-disable-(next-line|file)\b([^>]*?)-->/g;
 
+/** What a file's comments turn off: codes in the whole file, and by line (0-based); null when none. */
+export type Suppressions = { file: Set<string> | 'all' | undefined; lines: Map<number, Set<string> | 'all'> } | null;
+
+/**
+ * What `file`'s comments turn off, read once per refresh through a cache (`perPath`). The
+ * extension's worker sends it with each answer's real paths (`Reals`), so the extension host
+ * shows the problems without reading their files itself.
+ */
+export function suppressionsIn(fs: FileSystem, file: string): Suppressions {
+  return fs instanceof CachedFileSystem ? fs.perPath(SUPPRESSIONS, file, () => readSuppressions(fs, file)) : readSuppressions(fs, file);
+}
+
+function readSuppressions(fs: FileSystem, file: string): Suppressions {
+  const r = readText(fs, file);
+  if (r.state !== 'ok' || !r.text.includes('instruction-lens-disable')) return null;
+  const d: NonNullable<Suppressions> = { file: undefined, lines: new Map() };
+  for (const m of r.text.matchAll(DIRECTIVE)) {
+    const codes = m[2].trim().split(/[\s,]+/).filter(Boolean);
+    const set: Set<string> | 'all' = codes.length ? new Set(codes) : 'all';
+    if (m[1] === 'file') d.file = d.file === 'all' || set === 'all' ? 'all' : new Set([...(d.file ?? []), ...set]);
+    else {
+      // The line after the one the comment ends on.
+      const line = positionAt(r.text, (m.index ?? 0) + m[0].length).line + 1;
+      const prev = d.lines.get(line);
+      d.lines.set(line, prev === 'all' || set === 'all' ? 'all' : new Set([...(prev ?? []), ...set]));
+    }
+  }
+  return d;
+}
+
 /**
  * Drops what the configuration disables and what inline comments in the file suppress, as
  * markdownlint's comments do: `disable-next-line` covers the line below the comment,
@@ -78,33 +109,12 @@ const DIRECTIVE = /<!--\s*instruction-lens-disable-(next-line|file)\b([^>]*?)-->
  */
 export function suppress(list: readonly Diagnostic[], fs: FileSystem, disabled: readonly string[] = []): Diagnostic[] {
   const off = new Set(disabled);
-  const directives = new Map<string, { file: Set<string> | 'all' | undefined; lines: Map<number, Set<string> | 'all'> }>();
-  const of = (file: string) => {
-    let d = directives.get(file);
-    if (!d) {
-      d = { file: undefined, lines: new Map() };
-      const r = readText(fs, file);
-      if (r.state === 'ok' && r.text.includes('instruction-lens-disable')) {
-        for (const m of r.text.matchAll(DIRECTIVE)) {
-          const codes = m[2].trim().split(/[\s,]+/).filter(Boolean);
-          const set: Set<string> | 'all' = codes.length ? new Set(codes) : 'all';
-          if (m[1] === 'file') d.file = d.file === 'all' || set === 'all' ? 'all' : new Set([...(d.file ?? []), ...set]);
-          else {
-            // The line after the one the comment ends on.
-            const line = positionAt(r.text, (m.index ?? 0) + m[0].length).line + 1;
-            const prev = d.lines.get(line);
-            d.lines.set(line, prev === 'all' || set === 'all' ? 'all' : new Set([...(prev ?? []), ...set]));
-          }
-        }
-      }
-      directives.set(file, d);
-    }
-    return d;
-  };
+  const read = new Map<string, Suppressions>();
+  const of = (file: string) => (read.has(file) ? read.get(file)! : read.set(file, suppressionsIn(fs, file)).get(file)!);
   const covers = (s: Set<string> | 'all' | undefined, code: string) => s === 'all' || (s !== undefined && s.has(code));
   return list.filter((d) => {
     if (off.has(d.code)) return false;
     const dir = of(d.path);
-    return !covers(dir.file, d.code) && !covers(dir.lines.get(d.line), d.code);
+    return !dir || (!covers(dir.file, d.code) && !covers(dir.lines.get(d.line), d.code));
   });
 }

@@ -1,14 +1,13 @@
-import { readConfig, suppress } from './config';
+import { readConfig, suppress, suppressionsIn } from './config';
 import { RULES } from './diagnostics';
 import type { FileSystem } from './fs';
 import { mergeDiagnostics } from './merge';
 import type { Diagnostic } from './model';
 import { pathKey, type PathRules } from './paths';
-import { readText } from './readText';
 
 /** What a publish reads besides the problems. */
 export interface ShowOptions {
-  /** This change's cache: the real path of each file, and the suppression comments in it (its separator is the one in messages' paths). */
+  /** This change's cache: the real path of each file, and the suppression comments in it, known from the worker's answers or read (its separator is the one in messages' paths). */
   fs: FileSystem;
   /** The workspace folder of a file: paths in messages are written relative to it, and its configuration file turns codes off. */
   root: (file: string) => string | undefined;
@@ -23,7 +22,7 @@ interface Shown {
   /** What the file's problems were made of (the workspace's, then the active chain's), as JSON. */
   input: string;
   merged: Diagnostic[];
-  /** What suppression read: the file (`readText`'s answer), and its folder's disabled codes. */
+  /** What suppression read: the file's comments (`suppressionsIn`'s answer), and its folder's disabled codes. */
   read: unknown;
   off: readonly string[];
   /** What the file shows, as JSON: a file made again to the same is not set again. */
@@ -246,7 +245,7 @@ function relink(path: string, real: string | undefined, realOf: Map<string, stri
 
 /** A file's problems made again from `input`: undefined when they are what they were. */
 function remake(file: string, input: Diagnostic[] | undefined, before: Shown | undefined, opts: ShowOptions, off: readonly string[]): { shown?: Shown; out: Diagnostic[] } | undefined {
-  const read = readText(opts.fs, file);
+  const read = suppressionsIn(opts.fs, file);
   const json = input ? JSON.stringify(input) : before!.input;
   const same = before?.input === json;
   // A change's cache keeps what it read of a file not written since: the same answer.

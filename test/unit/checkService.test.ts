@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { loadBundle, writeCodeCache } from '../../src/codeCache';
 import { carryHost, refreshHost, resolveChain } from '../../src/core/chain';
 import { check, listFiles } from '../../src/core/check';
+import { suppressionsIn } from '../../src/core/config';
 import { NodeFileSystem } from '../../src/core/fs';
 import { CliGitIndex, type GitIndex, type SnapshotGitIndex } from '../../src/core/git';
 import { CheckService, type CheckAnswer, type CheckMessage, type Change, type FolderSettings } from '../../src/core/checkService';
@@ -231,18 +232,20 @@ describe('the extension\'s checking service', () => {
     const s = service();
     const link = path.join(root, 'linked', 'CLAUDE.md');
     nodeFs.mkdirSync(path.dirname(link), { recursive: true });
-    write('linked/other.md', '# Other\n\n@also-missing.md\n');
+    write('linked/other.md', '# Other\n\n<!-- instruction-lens-disable-file import-in-code -->\n@also-missing.md\n');
     try {
       nodeFs.symlinkSync('../api/CLAUDE.md', link);
       const disk = new NodeFileSystem();
       const realsRight = (a: CheckAnswer, paths: readonly string[]) => {
         assert.ok('reals' in a, JSON.stringify(a).slice(0, 300));
-        assert.deepEqual(new Map(a.reals), new Map(paths.map((p) => [p, disk.realPath(p)])));
+        assert.deepEqual(new Map(a.reals.map(([p, real]) => [p, real])), new Map(paths.map((p) => [p, disk.realPath(p)])));
+        // And what each real file's comments turn off, so the extension need not read it.
+        for (const [, real, suppressions] of a.reals) assert.deepEqual(suppressions, suppressionsIn(disk, real));
         assert.ok(paths.includes(link), 'a problem read through the link');
       };
       const pass = await s.send({ kind: 'check', jobs: [{ root, ...folder() }], change: change() }).answer;
       realsRight(pass, [...new Set(diagnosticsOf(pass).map((d) => d.path))]);
-      assert.equal(new Map('reals' in pass ? pass.reals : []).get(link), path.join(root, 'api', 'CLAUDE.md'));
+      assert.equal(new Map('reals' in pass ? pass.reals.map(([p, real]) => [p, real]) : []).get(link), path.join(root, 'api', 'CLAUDE.md'));
       const job = { agent: 'claude-code', target: path.join(root, 'linked', 'x.ts'), launchDir: root, home, settings: {} };
       const chain = await s.send({ kind: 'chain', job, change: change() }).answer;
       realsRight(chain, 'chain' in chain ? [...new Set(chain.chain.diagnostics.map((d) => d.path))] : []);
@@ -251,7 +254,8 @@ describe('the extension\'s checking service', () => {
       nodeFs.symlinkSync('other.md', link);
       const look = await s.send({ kind: 'look', jobs: [{ file: link, ...folder() }], change: change() }).answer;
       realsRight(look, [...new Set(diagnosticsOf(look).map((d) => d.path))]);
-      assert.equal(new Map('reals' in look ? look.reals : []).get(link), path.join(root, 'linked', 'other.md'));
+      assert.ok('reals' in look && look.reals.some(([, , suppressions]) => suppressions), 'the link\'s new target has a suppression comment');
+      assert.equal(new Map('reals' in look ? look.reals.map(([p, real]) => [p, real]) : []).get(link), path.join(root, 'linked', 'other.md'));
     } finally {
       nodeFs.rmSync(path.join(root, 'linked'), { recursive: true, force: true });
     }

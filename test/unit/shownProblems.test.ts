@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { CachedFileSystem } from '../../src/core/cachedFs';
-import { CONFIG_FILE, readConfig, suppress } from '../../src/core/config';
+import { CONFIG_FILE, readConfig, suppress, suppressionsIn, type Suppressions } from '../../src/core/config';
 import { RULES } from '../../src/core/diagnostics';
 import { mergeDiagnostics } from '../../src/core/merge';
 import type { Diagnostic, Severity } from '../../src/core/model';
@@ -180,6 +180,28 @@ describe('ShownProblems: publishing what changed shows what publishing everythin
     // The same answer again: nothing changes.
     shown.replace({ folders: ['/v'] }, [problem('/v/AGENTS.md', 9)]);
     assert.deepStrictEqual([...shown.update(options)!.keys()], []);
+  });
+
+  it("shows what the worker's answer says each file's comments turn off without reading the file again, as reading it shows", () => {
+    const d: Disk = { texts: [TEXTS[2], TEXTS[3], 'plain\n', ...PATHS.slice(3).map(() => 'plain\n')], links: ['/w/CLAUDE.md', undefined], configOff: [[], [], []] };
+    const problem = (path: string, line: number, code: string): Diagnostic => ({ path, line, column: 0, endLine: line, endColumn: 1, severity: 'warning', code, message: `m${line}`, agents: ['claude-code'] });
+    const found = [problem('/w/CLAUDE.md', 0, 'import-missing'), problem('/w/CLAUDE.md', 1, 'import-cycle'), problem('/w/link.md', 2, 'import-cycle'), ...[1, 2].map((line) => problem('/w/AGENTS.md', line, 'import-missing')), problem('/w/sub/CLAUDE.md', 0, 'not-loaded')];
+    // The worker's answer: each path with problems, its real path and what that file's comments turn off.
+    const worker = makeFs(d);
+    const reals = [...new Set(found.map((p) => p.path))].map((p): [string, string, Suppressions] => [p, worker.realPath(p), suppressionsIn(worker, worker.realPath(p))]);
+    const publish = (fs: CachedFileSystem) => {
+      const shown = shownProblems(fs);
+      shown.replace('all', found);
+      return shown.update({ fs, root: () => '/w', disabled: [], key: '' });
+    };
+    const read: string[] = [];
+    const inner = makeFs(d).inner;
+    const host = new CachedFileSystem(new Proxy(inner, { get: (t, k) => (k === 'readFile' || k === 'readPrefix' ? (p: string, ...rest: unknown[]) => (read.push(p), (Reflect.get(t, k) as (...a: unknown[]) => unknown).apply(t, [p, ...rest])) : Reflect.get(t, k)) }));
+    host.knowReals(reals);
+    const shownFromAnswer = publish(host);
+    assert.deepStrictEqual(read, ['/w/.instruction-lens.jsonc'], 'only the folder\'s configuration file is read');
+    assert.deepStrictEqual(shownFromAnswer, publish(makeFs(d)));
+    assert.deepStrictEqual(new Map([...shownFromAnswer!].map(([file, list]) => [file, list.map((p) => `${p.line}:${p.code}`)])), new Map([['/w/CLAUDE.md', ['1:import-cycle', '2:import-cycle']], ['/w/AGENTS.md', ['1:import-missing']], ['/w/sub/CLAUDE.md', ['0:not-loaded']]]));
   });
 
   describe('a pass over some folders replaces the problems under them only', () => {
