@@ -346,10 +346,10 @@ function resolve(ctx: ResolveContext): ProfileResult {
  * same files give the same chain problems.
  */
 function checkKey(ctx: ResolveContext): string {
-  const r = new Resolver(ctx, settingsOf(ctx));
-  return findInstructionFiles(r)
-    .map((f) => (f.pattern !== undefined && vscodeMatches(ctx.target, f.pattern, ctx.fs.path.sep) ? '1' : '0'))
-    .join('');
+  const s = settingsOf(ctx);
+  // The files' patterns once a pass: `check` asks the key of every folder holding instruction files.
+  const patterns = ctx.memo(`patterns\0${ctx.launchDir}\0${ctx.home}\0${JSON.stringify(s)}`, () => findInstructionFiles(new Resolver(ctx, s)).map((f) => f.pattern));
+  return patterns.map((p) => (p !== undefined && vscodeMatches(ctx.target, p, ctx.fs.path.sep) ? '1' : '0')).join('');
 }
 
 /** A file attached to the request, with its text and its source in the chain. */

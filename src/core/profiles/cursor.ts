@@ -2,7 +2,7 @@ import { diag } from '../diagnostics';
 import { parseFrontmatter, stringList } from '../frontmatter';
 import { globProblem, matchesAny, relativeInside } from '../globs';
 import { newSource, setInjected, type Diagnostic, type RenderPart, type Source } from '../model';
-import { dirsBelow, filesBelow, folderOf } from '../paths';
+import { dirsBelow, filesBelow, folderOf, isInside, sameName } from '../paths';
 import type { Profile, ProfileResult, ResolveContext } from '../profile';
 import { describeReadFailure, readFailureDiagnostic, readText, sizes } from '../readText';
 import { charCount } from '../text';
@@ -114,9 +114,23 @@ function resolve(ctx: ResolveContext): ProfileResult {
  * reported. Folders below the same such folders give the same answer.
  */
 function checkKey(ctx: ResolveContext): string {
+  // Each folder's key once a pass, from its parent's: `check` asks it of every folder holding
+  // instruction files, and each walked every folder above its own again.
+  const keys = ctx.memo(`keys\0${ctx.launchDir}`, () => new Map<string, string>());
+  return keyOf(ctx, keys, folderOf(ctx.fs, ctx.target));
+}
+
+/** The folders from below the launch folder down to `dir` that hold a `.cursor` or an AGENTS.md, joined (as `dirsBelow` walks them). */
+function keyOf(ctx: ResolveContext, keys: Map<string, string>, dir: string): string {
   const path = ctx.fs.path;
-  const below = dirsBelow(ctx.launchDir, folderOf(ctx.fs, ctx.target), ctx.fs);
-  return below.filter((d) => ctx.fs.stat(path.join(d, '.cursor')) || ctx.fs.stat(path.join(d, 'AGENTS.md'))).join('\0');
+  if (sameName(ctx.fs, dir, ctx.launchDir) || !isInside(dir, ctx.launchDir, ctx.fs) || path.dirname(dir) === dir) return '';
+  let key = keys.get(dir);
+  if (key === undefined) {
+    const above = keyOf(ctx, keys, path.dirname(dir));
+    const own = !!(ctx.fs.stat(path.join(dir, '.cursor')) || ctx.fs.stat(path.join(dir, 'AGENTS.md')));
+    keys.set(dir, (key = own ? (above ? `${above}\0${dir}` : dir) : above));
+  }
+  return key;
 }
 
 /** What the steps gather: sources in chain order, diagnostics, and the parts sent at start and on read. */

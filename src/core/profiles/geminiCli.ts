@@ -565,9 +565,34 @@ function onReadStart(ctx: ResolveContext): string {
  */
 function checkKey(ctx: ResolveContext): string {
   if (!isSubpath(ctx.fs, ctx.launchDir, ctx.target)) return '';
-  const settings = readSettings(ctx, []);
-  const ceiling = discoveryRoot(ctx, ctx.launchDir, settings.markers) ?? ctx.launchDir;
-  return `on read\0${upwardFiles(ctx, onReadStart(ctx), ceiling, settings.fileNames).join('\0')}`;
+  // Once a pass: the settings, the ceiling, and each folder's files from it up (`check` asks the
+  // key of every folder holding instruction files; each read the settings and walked up again).
+  const pass = ctx.memo(`checkKey\0${settingsKey(ctx)}`, () => {
+    const settings = readSettings(ctx, []);
+    const ceiling = discoveryRoot(ctx, ctx.launchDir, settings.markers) ?? ctx.launchDir;
+    return { settings, ceiling, upward: new Map<string, string[]>() };
+  });
+  return `on read\0${upwardFilesOnce(ctx, pass.upward, ctx.fs.path.resolve(onReadStart(ctx)), pass.ceiling, pass.settings.fileNames).join('\0')}`;
+}
+
+/** Everything `readSettings` depends on besides the disk. */
+function settingsKey(ctx: ResolveContext): string {
+  return JSON.stringify([ctx.launchDir, ctx.home, ctx.platform, ctx.env.GEMINI_CLI_HOME ?? null, ctx.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH ?? null, ctx.env.GEMINI_CLI_SYSTEM_DEFAULTS_PATH ?? null]);
+}
+
+/** `upwardFiles` from the folder `d` (resolved), each folder's answer kept in `upward` for the folders below it. */
+function upwardFilesOnce(ctx: ResolveContext, upward: Map<string, string[]>, d: string, stop: string, names: string[]): string[] {
+  let out = upward.get(d);
+  if (out === undefined) {
+    const path = ctx.fs.path;
+    if (d === path.join(geminiHome(ctx, path), GEMINI_DIR)) out = [];
+    else {
+      const found = names.map((n) => path.resolve(d, n)).filter((p) => ctx.fs.stat(p));
+      out = d === path.resolve(stop) || path.dirname(d) === d ? found : [...upwardFilesOnce(ctx, upward, path.dirname(d), stop, names), ...found];
+    }
+    upward.set(d, out);
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
