@@ -82,6 +82,9 @@ export function compareRustPaths(a: string, b: string, sep = '/'): number {
  */
 export function filesBelow(fs: FileSystem, dir: string, accept: (name: string) => boolean, seen = new Set<string>()): string[] {
   const path = fs.path;
+  // Most folders asked do not exist (`.claude/rules`, `.cursor/rules` in every folder of a chain):
+  // a cached `stat` answers from the listing above, where a real path asks the disk.
+  if (fs.stat(dir)?.type !== 'dir') return [];
   const real = pathKey(fs, fs.realPath(dir));
   if (seen.has(real)) return [];
   seen.add(real);

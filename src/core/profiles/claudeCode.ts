@@ -6,7 +6,7 @@ import { globProblem, matchesAny, relativeInside } from '../globs';
 import { findClaudeImports, MAX_MARKDOWN_NESTING, stripBlockComments, tooDeepToParse } from '../markdown';
 import { ParseCache } from '../parseCache';
 import { newSource, setInjected, type Diagnostic, type RenderPart, type Source, type SourceKind } from '../model';
-import { dirsBelow, filesBelow, folderOf, isInside, platformPath, readsAsPath } from '../paths';
+import { dirsBelow, filesBelow, folderOf, isInside, platformPath, readsAsPath, sameName } from '../paths';
 import type { LocalRun, Profile, ProfileResult, ResolveContext } from '../profile';
 import { describeReadFailure, lossyDiagnostic, readFailureCode, readFailureDiagnostic, readLossy, readText, sizes } from '../readText';
 import { charCount, fmt } from '../text';
@@ -163,6 +163,7 @@ class MemoryLoader {
       path: file, kind, scope, loads, status: 'loaded', chars: 0, bytes: 0, injectedChars: 0, injectedBytes: 0,
       ...(opts.importer ? { importedBy: opts.importer } : {}), reason: '', ...extra,
     });
+    if (!this.ctx.fs.stat(file)) return { entries: [], exists: false }; // most names asked: no real path worked out
     if (this.seen(file)) {
       if (this.ctx.fs.stat(file)) this.sources.push(base({ status: 'duplicate', reason: 'Already loaded earlier in the chain; Claude Code loads each file once.' }));
       return { entries: [], exists: true };
@@ -642,7 +643,23 @@ function loadedClaudeMdNamed(ctx: ResolveContext, loader: MemoryLoader, file: st
 function skillFolder(ctx: ResolveContext, file: string): string | undefined {
   const path = ctx.fs.path;
   const dir = path.dirname(file);
-  return [dir, ...dirsBelow(ctx.launchDir, dir, ctx.fs).reverse()].find((d) => ctx.fs.stat(path.join(d, 'SKILL.md'))?.type === 'file');
+  if (hasSkill(ctx, dir)) return dir;
+  // Each folder's answer once a pass, from its parent's: every AGENTS.md skipped asks it.
+  const nearest = ctx.memo(`skills\0${ctx.launchDir}`, () => new Map<string, string | null>());
+  return skillAtOrAbove(ctx, nearest, dir) ?? undefined;
+}
+
+function hasSkill(ctx: ResolveContext, dir: string): boolean {
+  return ctx.fs.stat(ctx.fs.path.join(dir, 'SKILL.md'))?.type === 'file';
+}
+
+/** The deepest folder from `dir` up, strictly below the launch folder, holding a SKILL.md (as `dirsBelow` walks them); null: none. */
+function skillAtOrAbove(ctx: ResolveContext, nearest: Map<string, string | null>, dir: string): string | null {
+  const path = ctx.fs.path;
+  if (sameName(ctx.fs, dir, ctx.launchDir) || !isInside(dir, ctx.launchDir, ctx.fs) || path.dirname(dir) === dir) return null;
+  let found = nearest.get(dir);
+  if (found === undefined) nearest.set(dir, (found = hasSkill(ctx, dir) ? dir : skillAtOrAbove(ctx, nearest, path.dirname(dir))));
+  return found;
 }
 
 function reasonAtStart(path: PathApi, e: Entry): string {
