@@ -80,8 +80,10 @@ function normal(p: string): boolean {
  * each part and the calls around them cost the CLI's `check` about 0.2 s on babel's shape.
  */
 function asIs(parts: string[], i: number): string | undefined {
-  const joined = parts.slice(i).join('/');
-  return i >= 0 && parts[i][0] === '/' && normal(joined) ? joined : undefined;
+  if (i < 0 || parts[i][0] !== '/') return undefined;
+  // From the first part, no copy of the parts (171,000 joins a pass on babel's shape).
+  const joined = i === 0 ? parts.join('/') : parts.slice(i).join('/');
+  return normal(joined) ? joined : undefined;
 }
 
 /**
@@ -112,8 +114,32 @@ export function posixRelative(from: string, to: string): string {
   return normal(from) && normal(to) && (to === from || to.startsWith(`${from}/`)) ? to.slice(from.length + 1) : path.posix.relative(from, to);
 }
 
-/** Node's path functions for this platform, with the quicker `join` on POSIX. */
-const nodePath: PathApi = process.platform === 'win32' ? path : { ...path.posix, join: posixJoin };
+const SLASH = 47;
+
+/**
+ * POSIX's `path.dirname`, answered at once for an absolute path that does not end in a separator
+ * (every path the core builds): the folder is what comes before the last `/`. Node's checks its
+ * argument through a wrapper that allocates for each call, then walks the string from its end: a
+ * `check` asks it about 210,000 times on babel's shape.
+ */
+export function posixDirname(p: string): string {
+  if (p.charCodeAt(0) === SLASH && p.charCodeAt(p.length - 1) !== SLASH) {
+    const i = p.lastIndexOf('/');
+    // `//x` is left to Node's, which keeps the two separators.
+    if (i === 0) return '/';
+    if (i > 1) return p.slice(0, i);
+  }
+  return path.posix.dirname(p);
+}
+
+/** POSIX's `path.basename` without a suffix to cut, answered at once for a path that does not end in a separator. */
+export function posixBasename(p: string, suffix?: string): string {
+  if (suffix === undefined && p.length && p.charCodeAt(p.length - 1) !== SLASH) return p.slice(p.lastIndexOf('/') + 1);
+  return path.posix.basename(p, suffix);
+}
+
+/** Node's path functions for this platform, with the quicker `join`, `dirname` and `basename` on POSIX. */
+const nodePath: PathApi = process.platform === 'win32' ? path : { ...path.posix, join: posixJoin, dirname: posixDirname, basename: posixBasename };
 
 /**
  * `nodePath` with the quicker `resolve` and `relative` too, on POSIX: the CLI's (`check` asks

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { posixJoin, posixRelative, posixResolve } from '../../src/core/fs';
+import { posixBasename, posixDirname, posixJoin, posixRelative, posixResolve } from '../../src/core/fs';
 
 // The CLI and the extension build every candidate path with the file system's `join`, `resolve`
-// and `relative`; on POSIX they skip normalizing paths already in normal form, and must give
-// what Node's give.
-describe("the disk's path join, resolve and relative", () => {
+// and `relative`, and split them with its `dirname` and `basename`; on POSIX they skip normalizing
+// paths already in normal form, and must give what Node's give.
+describe("the disk's path join, resolve, relative, dirname and basename", () => {
   const segment = fc.oneof(
     { weight: 8, arbitrary: fc.constantFrom('src', 'a', '.claude', 'CLAUDE.md', '..a', 'a..', '.x.', 'rules', 'é', 'a b', 'a\\b') },
     { weight: 3, arbitrary: fc.constantFrom('', '.', '..', '/', '//', 'a/', '/a', 'a/b', './a', 'a/.', '../a', 'a/..') },
@@ -55,6 +55,34 @@ describe("the disk's path join, resolve and relative", () => {
       { numRuns: 20_000, seed: 20261203 },
     );
     assert.ok(inside > 2_000, `only ${inside} paths inside the other`);
+  });
+
+  it("gives Node's path.posix.dirname and basename on every path (random paths)", () => {
+    let quick = 0;
+    fc.assert(
+      fc.property(fc.oneof(first, segment), fc.option(fc.constantFrom('.md', 'CLAUDE.md', 'a', ''), { nil: undefined }), (p, suffix) => {
+        assert.equal(posixDirname(p), path.posix.dirname(p));
+        assert.equal(posixBasename(p), path.posix.basename(p));
+        assert.equal(posixBasename(p, suffix), path.posix.basename(p, suffix));
+        if (p.startsWith('/') && !p.endsWith('/')) quick++;
+      }),
+      { numRuns: 20_000, seed: 20261204 },
+    );
+    assert.ok(quick > 2_000, `only ${quick} absolute paths without a separator at their end`);
+  });
+
+  it('splits an absolute path at its last separator', () => {
+    assert.equal(posixDirname('/repo/a/CLAUDE.md'), '/repo/a');
+    assert.equal(posixDirname('/repo'), '/');
+    assert.equal(posixDirname('/'), '/');
+    assert.equal(posixDirname('//a'), '//');
+    assert.equal(posixDirname('/a//b'), '/a/');
+    assert.equal(posixDirname('/a/b/'), '/a');
+    assert.equal(posixDirname('a'), '.');
+    assert.equal(posixBasename('/repo/a/CLAUDE.md'), 'CLAUDE.md');
+    assert.equal(posixBasename('/repo/a/'), 'a');
+    assert.equal(posixBasename('CLAUDE.md'), 'CLAUDE.md');
+    assert.equal(posixBasename('/repo/a/CLAUDE.md', '.md'), 'CLAUDE');
   });
 
   it('joins a normal absolute path and plain names as they are', () => {
