@@ -54,6 +54,7 @@ export function reportVscode({ with: w, without: b, bundles }, print) {
     [`… the diagnostic shown or gone from that delivery (the extension's part, the ${DEBOUNCE_MS} ms debounce in it), p50 / max`, `${f(w.edit.fromDelivery.p50)} / ${f(w.edit.fromDelivery.max)} ms`, '–'],
     ['… each write in ms: from the write (delivery + from it; the extension\'s log: debounce, queued for the worker, the worker, the answer queued on the host, publish)', w.edit.steps.map(step).join('; '), '–'],
     ['extension host event-loop delay, longest, start-up', `${f(w.startup.maxMs)} ms`, `${f(b.startup.maxMs)} ms`],
+    ['… its longest stalls in the start-up, ms at the wall clock (the extension\'s log\'s)', stalls(w.startup), stalls(b.startup)],
     ['… the extension\'s longest run of samples on the extension host\'s thread, start-up (only with IL_BENCH_PROFILE)', w.ourLongestTask ? `${f(w.ourLongestTask.ms)} ms` : '–', '–'],
     ['extension host event-loop delay, longest, switches', `${f(w.switchLoop.maxMs)} ms`, `${f(b.switchLoop.maxMs)} ms`],
     ['extension host event-loop delay, longest, edits', `${f(w.editLoop.maxMs)} ms`, `${f(b.editLoop.maxMs)} ms`],

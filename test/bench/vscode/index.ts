@@ -122,8 +122,10 @@ async function measure(config: Config, result: Record<string, unknown>): Promise
     if (extension.isActive) throw new Error('the extension was active before the bench activated it: activation cannot be timed');
     const timed = timeActivation(fs.realpathSync(path.join(extension.extensionPath, (extension.packageJSON as { main: string }).main)));
     const core = timeCoreLoad(fs.realpathSync(path.join(extension.extensionPath, 'dist', 'core.js')));
+    // The extension host's threads before activation: the chains' thread is the one new after.
+    const threads = new Set(await threadIds());
     const activating = performance.now();
-    const thread = timeChainThread(activating);
+    const thread = timeChainThread(activating, threads);
     lens = await extension.activate();
     const activated = performance.now();
     result.activationMs = activated - activating;
@@ -280,9 +282,15 @@ function ourLongestTask(profile: CpuProfile, dist: string): { ms: number; monoUs
 
 /** One thread's time on a core and waiting for one, in ms, from Linux's schedstat (undefined elsewhere). */
 type Cpu = [onCore: number, waiting: number];
-function threadCpu(tid: number | string): Cpu | undefined {
+
+// Every read of /proc below is asynchronous (node:fs/promises: the reads run on libuv's threads):
+// read synchronously, they held the extension host's thread in the extension's window only
+// (every process's stat 10-80 ms under load, /proc/self/task around the thread's start up to
+// 70 ms under the profiler), and the start-up's event-loop figure counted them against the extension.
+
+async function threadCpu(tid: number | string): Promise<Cpu | undefined> {
   try {
-    const [onCore, waiting] = fs.readFileSync(`/proc/self/task/${tid}/schedstat`, 'latin1').split(' ').map((ns) => Number(ns) / 1e6);
+    const [onCore, waiting] = (await fs.promises.readFile(`/proc/self/task/${tid}/schedstat`, 'latin1')).split(' ').map((ns) => Number(ns) / 1e6);
     return [onCore, waiting];
   } catch {
     return undefined;
@@ -290,9 +298,9 @@ function threadCpu(tid: number | string): Cpu | undefined {
 }
 
 /** The whole machine's CPU time spent (ms, every core), from /proc/stat: what shared the cores meanwhile. */
-function machineCpuMs(): number | undefined {
+async function machineCpuMs(): Promise<number | undefined> {
   try {
-    const [, ...ticks] = fs.readFileSync('/proc/stat', 'latin1').split('\n', 1)[0].trim().split(/\s+/).map(Number);
+    const [, ...ticks] = (await fs.promises.readFile('/proc/stat', 'latin1')).split('\n', 1)[0].trim().split(/\s+/).map(Number);
     // user nice system idle iowait irq softirq steal: busy is all but idle and iowait, at 100 ticks a second.
     return (ticks.slice(0, 8).reduce((a, n) => a + n, 0) - ticks[3] - ticks[4]) * 10;
   } catch {
@@ -305,10 +313,10 @@ function machineCpuMs(): number | undefined {
  * extension host: every extension's threads) and by every process of its group (the VS Code
  * server's: the server, the extension host, the file watcher, the processes they started).
  */
-function processCpuMs(): { self: number; group: number } | undefined {
-  const read = (pid: string) => {
+async function processCpuMs(): Promise<{ self: number; group: number } | undefined> {
+  const read = async (pid: string) => {
     try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
+      const stat = await fs.promises.readFile(`/proc/${pid}/stat`, 'latin1');
       // After the command name: state, ppid, pgrp, …; utime, stime, cutime, cstime are the 14th-17th fields.
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       return { group: fields[2], ms: fields.slice(11, 15).reduce((a, n) => a + Number(n), 0) * 10 };
@@ -316,14 +324,15 @@ function processCpuMs(): { self: number; group: number } | undefined {
       return undefined;
     }
   };
-  const self = read('self');
+  const self = await read('self');
   if (!self) return undefined;
-  let group = 0;
-  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    const p = read(pid);
-    if (p?.group === self.group) group += p.ms;
-  }
-  return { self: self.ms, group };
+  const all = await Promise.all((await fs.promises.readdir('/proc')).filter((p) => /^\d+$/.test(p)).map(read));
+  return { self: self.ms, group: all.reduce((n, p) => n + (p?.group === self.group ? p.ms : 0), 0) };
+}
+
+/** This process's threads, by id. */
+function threadIds(): Promise<string[]> {
+  return fs.promises.readdir('/proc/self/task').catch(() => []);
 }
 
 /**
@@ -334,10 +343,10 @@ function processCpuMs(): { self: number; group: number } | undefined {
  * they start one. From its start to the first chain back (`cpu`): the worker's thread and this
  * one (the extension host's), each on a core and waiting for one; the CPU spent meanwhile by the
  * whole extension host, by the VS Code server's processes and by the machine (the new thread is
- * the one the constructor made: /proc/self/task before and after; the processes' from a task
- * after the thread's start to one after the first chain back, read off the way of both).
+ * the one in /proc/self/task once it is online that was not there before activation, `before`;
+ * the processes' from a task after the thread's start to one after the first chain back).
  */
-function timeChainThread(since: number) {
+function timeChainThread(since: number, before: Set<string>) {
   const ms = (at: number) => Math.round((at - since) * 10) / 10;
   const fromEpoch = (epochMs: number) => ms(epochMs - performance.timeOrigin);
   const round = (cpu: Cpu | undefined) => cpu?.map((n) => Math.round(n));
@@ -354,20 +363,19 @@ function timeChainThread(since: number) {
   const workerThreads = require('node:worker_threads') as typeof import('node:worker_threads');
   const { Worker } = workerThreads;
   const mutable = workerThreads as { Worker: typeof Worker };
-  const tasks = () => (fs.existsSync('/proc/self/task') ? fs.readdirSync('/proc/self/task') : []);
   mutable.Worker = class extends Worker {
     constructor(...args: ConstructorParameters<typeof Worker>) {
-      const before = new Set(tasks());
       const host = threadCpu(process.pid);
       const machine = machineCpuMs();
       super(...args);
       const started = performance.now();
-      const tid = tasks().find((t) => !before.has(t));
-      // Every process's CPU is a read of each /proc/<pid>/stat (10-80 ms on this thread under
-      // load): in a task of its own, here and at the first chain back (once the extension has
-      // shown it), not before the thread starts nor before the extension sees its answer.
-      let processes: ReturnType<typeof processCpuMs>;
+      // From a task after the thread's start to one after the first chain back (once the extension has shown it).
+      let processes: ReturnType<typeof processCpuMs> | undefined;
       setImmediate(() => (processes = processCpuMs()));
+      // The new thread: once it runs (named by then), the one not there before activation.
+      const tid = new Promise<string | undefined>((resolve) =>
+        this.once('online', () => void threadIds().then((now) => resolve(now.find((t) => !before.has(t))))),
+      );
       // The first: the chains' thread, started ahead at activation.
       mutable.Worker = Worker;
       timeline.startedMs = ms(started);
@@ -394,18 +402,18 @@ function timeChainThread(since: number) {
         chain.backMs = ms(back);
         if (answer.times) [chain.receivedMs, chain.answeredMs] = answer.times.map(fromEpoch);
         if (timeline.cpu) return;
-        const hostNow = threadCpu(process.pid);
-        const machineNow = machineCpuMs();
-        const cpu: Spent = (timeline.cpu = {
-          worker: round(tid ? threadCpu(tid) : undefined),
-          host: round(host && hostNow?.map((n, i) => n - host[i]) as Cpu | undefined),
-          machineMs: machine === undefined || machineNow === undefined ? undefined : machineNow - machine,
-          overMs: Math.round(back - started),
+        const cpu: Spent = (timeline.cpu = { overMs: Math.round(back - started) });
+        const now = [threadCpu(process.pid), machineCpuMs(), tid.then((t) => (t ? threadCpu(t) : undefined))] as const;
+        void Promise.all([host, machine, ...now]).then(([hostThen, machineThen, hostNow, machineNow, worker]) => {
+          cpu.worker = round(worker);
+          cpu.host = round(hostThen && (hostNow?.map((n, i) => n - hostThen[i]) as Cpu | undefined));
+          cpu.machineMs = machineThen === undefined || machineNow === undefined ? undefined : machineNow - machineThen;
         });
         setImmediate(() => {
-          const processesNow = processCpuMs();
-          cpu.hostProcessMs = processes && processesNow && processesNow.self - processes.self;
-          cpu.serverMs = processes && processesNow && processesNow.group - processes.group;
+          void Promise.all([processes, processCpuMs()]).then(([then, processesNow]) => {
+            cpu.hostProcessMs = then && processesNow && processesNow.self - then.self;
+            cpu.serverMs = then && processesNow && processesNow.group - then.group;
+          });
         });
       });
     }
