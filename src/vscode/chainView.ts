@@ -95,13 +95,23 @@ export class ChainTreeProvider implements vscode.TreeDataProvider<ChainNode> {
     item.id = `source:${node.index}:${source.path}`;
     item.description = describe(source, active);
     item.iconPath = statusIcon(source.status);
-    item.tooltip = tooltip(source, active);
     item.contextValue = `source.${source.status}`;
     if (source.status !== 'missing') {
       const selection = source.cutAt ? new vscode.Range(source.cutAt.line, source.cutAt.column, source.cutAt.line, source.cutAt.column) : undefined;
       item.command = { title: 'Open', command: 'vscode.open', arguments: [vscode.Uri.file(source.path), { selection, preview: true }] };
     }
     item.resourceUri = vscode.Uri.file(source.path);
+    return item;
+  }
+
+  /**
+   * A row's tooltip, made when the pointer rests on the row, not with the row: VS Code's extension
+   * host lexes each Markdown tooltip as it receives it, and its first lex compiles the Markdown
+   * parser's rules (75-160 ms of one task in Node, whatever the text), which every row of the
+   * first chain would otherwise pay when the view draws.
+   */
+  resolveTreeItem(item: vscode.TreeItem, node: ChainNode): vscode.TreeItem {
+    if (node.type === 'source' && this.active) item.tooltip = tooltip(node.source, this.active);
     return item;
   }
 

@@ -200,6 +200,10 @@ class ForwardTree implements vscode.TreeDataProvider<unknown>, vscode.Disposable
     return this.target?.getParent?.(node);
   }
 
+  resolveTreeItem(item: vscode.TreeItem, node: unknown, token: vscode.CancellationToken): vscode.ProviderResult<vscode.TreeItem> {
+    return this.target?.resolveTreeItem ? this.target.resolveTreeItem(item, node, token) : item;
+  }
+
   dispose(): void {
     this.emitter.dispose();
   }

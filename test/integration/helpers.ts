@@ -88,11 +88,16 @@ export function treeRows(lens: InstructionLensApi): string[] {
 
 /** The first tree item shown as `row`: its label (`CLAUDE.md`), or its label and description (`CLAUDE.md — truncated`). */
 export function treeItem(lens: InstructionLensApi, row: string): vscode.TreeItem | undefined {
+  return treeRow(lens, row)?.item;
+}
+
+/** The first row shown as `row` (see `treeItem`), and its node. */
+function treeRow(lens: InstructionLensApi, row: string): { item: vscode.TreeItem; node: ChainNode } | undefined {
   const { provider } = lens.chainView;
-  const find = (nodes: ChainNode[]): vscode.TreeItem | undefined => {
+  const find = (nodes: ChainNode[]): { item: vscode.TreeItem; node: ChainNode } | undefined => {
     for (const node of nodes) {
       const item = provider.getTreeItem(node);
-      if (item.label === row || `${String(item.label)} — ${item.description ?? ''}` === row) return item;
+      if (item.label === row || `${String(item.label)} — ${item.description ?? ''}` === row) return { item, node };
       const hit = find(provider.getChildren(node));
       if (hit) return hit;
     }
@@ -101,9 +106,10 @@ export function treeItem(lens: InstructionLensApi, row: string): vscode.TreeItem
   return find(provider.getChildren());
 }
 
-/** The tooltip of the first row shown as `row` (see `treeItem`), as plain text. */
+/** The tooltip of the first row shown as `row` (see `treeItem`), as plain text: as the view resolves it when the pointer rests on the row. */
 export function tooltipOf(lens: InstructionLensApi, row: string): string {
-  const tooltip = treeItem(lens, row)?.tooltip;
+  const found = treeRow(lens, row);
+  const tooltip = found && lens.chainView.provider.resolveTreeItem(found.item, found.node).tooltip;
   const text = typeof tooltip === 'string' ? tooltip : (tooltip?.value ?? '');
   return text.replace(/\\(.)/g, '$1');
 }
