@@ -54,7 +54,9 @@ export async function benchVscode({ repo, tree, work, switches = 20, edits = 3, 
     // IL_BENCH_PROFILE=<folder>: a CPU profile of each extension host's start-up and a heap snapshot at its end.
     const profileDir = process.env.IL_BENCH_PROFILE ? path.resolve(process.env.IL_BENCH_PROFILE) : undefined;
     if (profileDir) fs.mkdirSync(profileDir, { recursive: true });
-    const config = { withExtension, ...plan, edits, out: path.join(work, `vscode-${name}.json`), profileDir, name };
+    // IL_BENCH_VIEW=1: the extension's window opens its chain view as it activates (a window restored
+    // with the view shown), so the first chain's rows are drawn; by default the Explorer stays in front.
+    const config = { withExtension, ...plan, edits, out: path.join(work, `vscode-${name}.json`), profileDir, name, openView: !!process.env.IL_BENCH_VIEW };
     const configFile = path.join(work, `vscode-${name}.config.json`);
     fs.writeFileSync(configFile, JSON.stringify(config));
     // IL_BENCH_CODE_CACHE=<folder>: the extension's global storage, where its worker threads
