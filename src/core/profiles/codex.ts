@@ -1,7 +1,7 @@
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { diag } from '../diagnostics';
 import type { PathApi } from '../fs';
-import { newSource, setInjected, type Diagnostic, type Source } from '../model';
+import { newSource, setInjected, type Budget, type Diagnostic, type Source } from '../model';
 import { ancestors, dirsBelow, folderOf, platformPath } from '../paths';
 import type { LocalRun, Profile, ProfileResult, ResolveContext } from '../profile';
 import { describeReadFailure, headProblem, lossyDiagnostic, readFailureDiagnostic, readLossy, readLossyHead, type LossyRead } from '../readText';
@@ -27,19 +27,35 @@ const DEFAULT_MAX_BYTES = 32 * 1024;
 const SEPARATOR = '\n\n--- project-doc ---\n\n';
 
 function resolve(ctx: ResolveContext): ProfileResult {
-  const out: Collected = { sources: [], diagnostics: [] };
+  const at = launchShare(ctx);
+  // This chain's own copies of the sources: the caller may mark them.
+  const out: Collected = { sources: at.out.sources.map((x) => ({ ...x })), diagnostics: at.out.diagnostics.slice() };
+  const budget = { ...at.budget };
+  if (at.fatal) return { ...out, budget, start: [], onRead: [], fatal: at.fatal };
+  reportBelowLaunchDir(ctx, at.names, out);
+  return { ...out, budget, start: at.start, onRead: [] };
+}
+
+/**
+ * Everything but the folders below the launch folder: the config, the global file and the project
+ * docs from the project root down to the launch folder. The same for every chain of one launch
+ * folder, so once per refresh (ctx.memo): `check` resolves a chain per folder holding instruction files.
+ */
+function launchShare(ctx: ResolveContext): { out: Collected; budget: Budget; fatal?: string; names: string[]; start: ProfileResult['start'] } {
   const home = codexHome(ctx, ctx.fs.path);
-  const { config, fatal } = readConfig(ctx, ctx.fs.path.join(home, 'config.toml'), out.diagnostics);
-  const budget = { unit: 'bytes' as const, limit: config.maxBytes, perFile: null, used: 0 };
-  if (fatal) return { ...out, budget, start: [], onRead: [], fatal };
-  const global = findGlobal(ctx, home, out);
-  const names = [OVERRIDE, DEFAULT, ...config.fallbacks.filter((f, i, a) => f !== OVERRIDE && f !== DEFAULT && a.indexOf(f) === i)];
-  const picked = findProjectDocs(ctx, config.markers, names);
-  // Imports: none. read_agents_md sends each file as it is; an `@path` is plain text to Codex.
-  const docs = applyBudget(ctx, picked, config.maxBytes, out);
-  reportBelowLaunchDir(ctx, names, out);
-  budget.used = docs.used;
-  return { ...out, budget, start: render(ctx, global, docs.entries), onRead: [] };
+  return ctx.memo(`launch\0${JSON.stringify([ctx.launchDir, home, ctx.platform])}`, () => {
+    const out: Collected = { sources: [], diagnostics: [] };
+    const { config, fatal } = readConfig(ctx, ctx.fs.path.join(home, 'config.toml'), out.diagnostics);
+    const budget: Budget = { unit: 'bytes', limit: config.maxBytes, perFile: null, used: 0 };
+    if (fatal) return { out, budget, fatal, names: [], start: [] };
+    const global = findGlobal(ctx, home, out);
+    const names = [OVERRIDE, DEFAULT, ...config.fallbacks.filter((f, i, a) => f !== OVERRIDE && f !== DEFAULT && a.indexOf(f) === i)];
+    const picked = findProjectDocs(ctx, config.markers, names);
+    // Imports: none. read_agents_md sends each file as it is; an `@path` is plain text to Codex.
+    const docs = applyBudget(ctx, picked, config.maxBytes, out);
+    budget.used = docs.used;
+    return { out, budget, names, start: render(ctx, global, docs.entries) };
+  });
 }
 
 /** What the steps gather, in the order the chain lists it. */
