@@ -163,14 +163,14 @@ class MemoryLoader {
       path: file, kind, scope, loads, status: 'loaded', chars: 0, bytes: 0, injectedChars: 0, injectedBytes: 0,
       ...(opts.importer ? { importedBy: opts.importer } : {}), reason: '', ...extra,
     });
-    if (!this.ctx.fs.stat(file)) return { entries: [], exists: false }; // most names asked: no real path worked out
+    if (!this.ctx.fs.stat(file)) return { entries: [], exists: false }; // most names asked: no real path worked out; past here it exists
     if (this.seen(file)) {
-      if (this.ctx.fs.stat(file)) this.sources.push(base({ status: 'duplicate', reason: 'Already loaded earlier in the chain; Claude Code loads each file once.' }));
+      this.sources.push(base({ status: 'duplicate', reason: 'Already loaded earlier in the chain; Claude Code loads each file once.' }));
       return { entries: [], exists: true };
     }
     if ((type === 'User' || type === 'Project' || type === 'Local') && this.excludes.length && picomatch.isMatch(file.replace(/\\/g, '/'), this.excludes, { dot: true })) {
-      if (this.ctx.fs.stat(file)) this.sources.push(base({ status: 'excluded', reason: 'Matched by claudeMdExcludes, so Claude Code skips it.' }));
-      return { entries: [], exists: !!this.ctx.fs.stat(file) };
+      this.sources.push(base({ status: 'excluded', reason: 'Matched by claudeMdExcludes, so Claude Code skips it.' }));
+      return { entries: [], exists: true };
     }
     const r = readLossy(this.ctx.fs, file);
     if (r.state === 'missing' || r.state === 'directory') return { entries: [], exists: false };
