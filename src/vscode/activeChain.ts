@@ -9,7 +9,7 @@ import type { Chain } from '../core/model';
 import type { Profile } from '../core/profile';
 import { PROFILES } from '../core/profiles';
 import { ContextKey } from './contextKey';
-import { coreHost, processFreeHost } from './host';
+import { coreHost } from './host';
 import type { CheckThread } from './checkThread';
 import { CheckWorker, type ChainAnswer } from './checkWorker';
 import { unsavedKey } from './overlayFs';
@@ -80,8 +80,6 @@ export class ActiveChainModel implements vscode.Disposable {
   /** Counts the times the cache was emptied: an answer asked before is not kept. */
   private cleared = 0;
   private firstShown!: () => void;
-  /** The first chain (or that no file is open) has been shown. */
-  private isShown = false;
   /** Settles once the first chain (or that no file is open) is shown: work it does not need waits for it. */
   readonly shown = new Promise<void>((resolve) => (this.firstShown = resolve));
   /**
@@ -281,38 +279,20 @@ export class ActiveChainModel implements vscode.Disposable {
     let answer: ChainAnswer | undefined;
     if (!chain) {
       this.resolving = true;
-      const asking = this.ask(this.jobFor(profile, uri, launchDir));
-      const here = this.isShown ? undefined : await this.firstHere(asking, () => asked === this.asked, profile, uri, launchDir);
-      if (!here) answer = await asking;
+      answer = await this.ask(this.jobFor(profile, uri, launchDir));
       // A change, a switch or another agent meanwhile: a newer update shows its own chain.
       if (asked !== this.asked) return;
-      chain = this.cache.get(key) ?? here ?? answer?.chain ?? this.resolve(profile, uri, launchDir, this.hostNow());
+      chain = this.cache.get(key) ?? answer?.chain ?? this.resolve(profile, uri, launchDir, this.hostNow());
       this.cache.set(key, chain);
     }
     this.show({ uri, profile, chain }, started, answer);
   }
 
-  /**
-   * The first chain, resolved on this thread when the worker has not answered by the next task:
-   * at start-up the worker waits for a core behind VS Code and the other extensions starting
-   * (1.2-1.8 s of waiting for 0.2 s of its own work, on 2 cores), while this thread has loaded the
-   * core already, and a chain reads a few files (as the CodeLens's chains, resolved here too).
-   * Not when the agent's chain would start a git process (this thread would wait for it): the
-   * worker's answer then. Through a host of its own, dropped after.
-   */
-  private async firstHere(asking: Promise<unknown>, current: () => boolean, profile: Profile, uri: vscode.Uri, launchDir: string): Promise<ResolvedChain | undefined> {
-    const answered = await Promise.race([asking.then(() => true), new Promise<false>((resolve) => setImmediate(() => resolve(false)))]);
-    if (answered || !current()) return undefined;
-    const { host, git } = processFreeHost();
-    const chain = this.resolve(profile, uri, launchDir, host);
-    return git.wanted ? undefined : chain;
-  }
-
   private jobFor(profile: Profile, uri: vscode.Uri, launchDir: string): ChainJob {
     return {
       agent: profile.id, agents: this.profiles.map((p) => p.id), target: uri.fsPath, launchDir, home: this.settings.home(uri),
-      // Plain data for the worker: VS Code hands settings' objects out as proxies, which cannot be posted.
-      settings: JSON.parse(JSON.stringify(this.settings.profileSettings(profile.id, uri))) as Record<string, unknown>,
+      // Plain data, as `Settings` keeps it: posted to the worker.
+      settings: this.settings.profileSettings(profile.id, uri),
     };
   }
 
@@ -365,7 +345,6 @@ export class ActiveChainModel implements vscode.Disposable {
 
   private show(active: ActiveChain | undefined, started: number, answer?: ChainAnswer): void {
     this.resolving = false;
-    this.isShown = true;
     this.firstShown();
     this.active = active;
     if (active) logRefresh(this.log, active, performance.now() - started, answer);

@@ -42,14 +42,22 @@ export function startCheckThread(
   return { worker, stopped: () => stopped };
 }
 
+/** `coreCacheFile`'s answers, by folder. */
+const cacheFiles = new Map<string, string | undefined>();
+
 /**
  * The core's code cache file in `dir` (src/codeCache.ts), worked out on this thread, where
  * `node:crypto` is loaded already, for the worker; left to the worker when it cannot be.
  */
 export function coreCacheFile(dir: string | undefined): string | undefined {
-  try {
-    return dir && cacheFileOf(path.join(__dirname, 'core.js'), dir);
-  } catch {
-    return undefined;
+  if (!dir) return undefined;
+  // Once per folder: it reads and hashes the whole bundle, and the passes' worker starts again after each idle spell.
+  if (!cacheFiles.has(dir)) {
+    try {
+      cacheFiles.set(dir, cacheFileOf(path.join(__dirname, 'core.js'), dir));
+    } catch {
+      cacheFiles.set(dir, undefined);
+    }
   }
+  return cacheFiles.get(dir);
 }

@@ -289,8 +289,8 @@ class InstructionDiagnostics implements vscode.Disposable {
       agents: this.settings.enabledProfiles(folder.uri).map((p) => p.id),
       launch: this.settings.get('launchDirectory', folder.uri),
       home: this.settings.home(folder.uri),
-      // Plain data for the worker: VS Code hands settings' objects out as proxies, which cannot be posted.
-      settings: JSON.parse(JSON.stringify(this.settings.allProfileSettings(folder.uri))) as FolderSettings['settings'],
+      // Plain data, as `Settings` keeps it: posted to the worker.
+      settings: this.settings.allProfileSettings(folder.uri),
     };
   }
 

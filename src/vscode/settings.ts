@@ -86,7 +86,7 @@ export class Settings implements vscode.Disposable {
   get<K extends SettingKey>(key: K, scope: vscode.ConfigurationScope | undefined = vscode.workspace.workspaceFolders?.[0]?.uri): SettingValue<K> {
     const cacheKey = `${scopeKey(scope)}\0${key}`;
     if (this.values.has(cacheKey)) return this.values.get(cacheKey) as SettingValue<K>;
-    const read = this.configuration(SECTION, scope).get<SettingValue<K>>(key);
+    const read = plain(this.configuration(SECTION, scope).get<SettingValue<K>>(key));
     const value = read === undefined ? (DEFAULTS[key] as SettingValue<K>) : read;
     this.values.set(cacheKey, value);
     return value;
@@ -184,7 +184,7 @@ export class Settings implements vscode.Disposable {
    */
   private editorSetting(key: string, scope: vscode.ConfigurationScope | undefined): unknown {
     const cacheKey = `${scopeKey(scope)}\0editor\0${key}`;
-    if (!this.values.has(cacheKey)) this.values.set(cacheKey, this.configuration(undefined, scope).get(key));
+    if (!this.values.has(cacheKey)) this.values.set(cacheKey, plain(this.configuration(undefined, scope).get(key)));
     return this.values.get(cacheKey);
   }
 
@@ -235,6 +235,20 @@ function scopeKey(scope: vscode.ConfigurationScope | undefined): string {
   const languageId = scope instanceof vscode.Uri ? undefined : (scope as { languageId?: string }).languageId;
   const folder = uri && vscode.workspace.getWorkspaceFolder(uri);
   return `${folder ? folder.uri.toString() : uri ? '\0outside' : ''}\0${languageId ?? ''}`;
+}
+
+/**
+ * A setting's value as plain data. VS Code hands an object out as a proxy whose `toJSON` (so
+ * `JSON.stringify`, and posting it to a worker) first deep-copies everything the configuration
+ * it came from holds: for an editor setting, read from the whole configuration, every setting of
+ * every extension (a profiled start-up: the first check's settings, then a collection of what
+ * that left behind, 0.1-0.3 s of the extension host's thread). Its keys and values read through
+ * the proxy copy nothing.
+ */
+function plain<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(plain) as T;
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.keys(value).map((k) => [k, plain((value as Record<string, unknown>)[k])])) as T;
 }
 
 function editorKeys(): string[] {

@@ -190,6 +190,13 @@ describe('the chain view', () => {
     } finally {
       await chat.update('useClaudeMdFile', undefined, vscode.ConfigurationTarget.Workspace);
     }
+    // An object setting: the folders Copilot lists instruction files from.
+    await chat.update('instructionsFilesLocations', { 'packages/api/.claude/rules': true }, vscode.ConfigurationTarget.Workspace);
+    try {
+      await untilTree(lens, (rows) => rows.some((row) => row.includes('tests.md')), 'the rules folder named in chat.instructionsFilesLocations to be listed');
+    } finally {
+      await chat.update('instructionsFilesLocations', undefined, vscode.ConfigurationTarget.Workspace);
+    }
   });
 
   it('offers to create the agent\'s main file when none applies, and never overwrites', async () => {
