@@ -140,6 +140,12 @@ async function runOnServer() {
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(await page.evaluate(measurePage)));
         return;
       }
+      // `/click?action=<label>`: clicks the side bar title's button of that name, as a user would.
+      if (url.pathname === '/click') {
+        await page.locator(`.part.sidebar .title-actions .action-label[aria-label^="${url.searchParams.get('action')?.replace(/["\\]/g, '')}"]`).click({ timeout: 10_000 });
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('clicked');
+        return;
+      }
       const name = url.searchParams.get('name') || 'screenshot';
       const file = path.join(screenshotDir, `${name.replace(/[^\w.-]+/g, '-')}.png`);
       fs.mkdirSync(screenshotDir, { recursive: true });
@@ -214,7 +220,7 @@ async function runOnServer() {
 
 /**
  * What a user sees of the extension, measured in the page (runs in the browser): the window, the
- * side bar's title and every row of the tree it shows, each CodeLens, the status bar items and
+ * side bar's title and its buttons (their names), every row of the tree it shows, each CodeLens, the status bar items and
  * the panel's title, and the notification toasts shown. `fits`: the element's text is not cut (scroll width within client width,
  * and within the editor for a CodeLens).
  */
@@ -246,7 +252,12 @@ function measurePage() {
   });
   return {
     window: { width: window.innerWidth, height: window.innerHeight },
-    sidebar: { width: sidebar?.getBoundingClientRect().width ?? 0, title: text(title), titleFits: !!title && fits(title) },
+    sidebar: {
+      width: sidebar?.getBoundingClientRect().width ?? 0,
+      title: text(title),
+      titleFits: !!title && fits(title),
+      actions: [...(sidebar?.querySelectorAll('.title-actions .action-label') ?? [])].map((a) => a.getAttribute('aria-label') ?? ''),
+    },
     rows,
     codeLenses,
     statusBar: [...document.querySelectorAll('.part.statusbar .statusbar-item')].map((item) => ({ id: item.id, text: text(item).trim() })),

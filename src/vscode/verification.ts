@@ -5,6 +5,7 @@ import type { Profile } from '../core/profile';
 import type * as Verify from '../verify/verify';
 import type { AgentVerification } from '../verify/verify';
 import type { ActiveChainModel } from './activeChain';
+import { ContextKey } from './contextKey';
 import { profileName } from './format';
 import { VERIFY_SCHEME as SCHEME } from './ids';
 import type { Settings } from './settings';
@@ -112,6 +113,8 @@ async function showDifferences(verifications: Verifications, agent: string): Pro
  * inside a copy of the workspace.
  */
 export function registerVerification(surface: Surface, model: ActiveChainModel, settings: Settings, verifications: Verifications): vscode.Disposable {
+  // The chain view's Verify button shows only for a file's chain whose agent can be run here.
+  const runnable = new ContextKey<boolean>('instructionLens.canVerify');
   const run = async (): Promise<AgentVerification | undefined> => {
     if (!vscode.workspace.isTrusted) {
       void vscode.window.showWarningMessage('Instruction Lens: verifying runs an agent installed on this machine, which Restricted Mode does not allow.');
@@ -169,6 +172,7 @@ export function registerVerification(surface: Surface, model: ActiveChainModel, 
   };
   return vscode.Disposable.from(
     verifications,
+    model.onDidChange((active) => void runnable.set(!!active?.profile.localRun)),
     surface.registerTextDocumentContentProvider(SCHEME, new VerificationDocuments(verifications)),
     surface.registerCommand(VERIFY_COMMAND, run),
     surface.registerCommand(SHOW_COMMAND, (agent?: string) => showDifferences(verifications, agent ?? model.profile.id)),

@@ -3,7 +3,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { InstructionLensApi } from '../../src/extension';
-import { api, codeOf, diagnosticsOf, expectTree, open, selectAgent, sleep, until, ws, ORDERS_TREE } from './helpers';
+import { api, codeOf, diagnosticsOf, expectTree, open, selectAgent, showView, sleep, until, ws, ORDERS_TREE } from './helpers';
+import { measure } from './screenshot';
 
 describe('an untrusted workspace (restricted mode)', () => {
   let lens: InstructionLensApi;
@@ -52,8 +53,19 @@ describe('an untrusted workspace (restricted mode)', () => {
 
   it('does not offer to verify with an installed agent', async () => {
     await open('packages/api/src/routes/orders.ts');
-    const tooltip = await until(() => (lens.budgetStatus.item.tooltip as vscode.MarkdownString | undefined)?.value, 'the meter tooltip');
-    assert.doesNotMatch(tooltip, /Verify with the installed/);
+    const tooltip = await until(() => lens.budgetStatus.item.tooltip, 'the meter tooltip');
+    assert.equal(typeof tooltip, 'string');
+    assert.match(String(tooltip), /^Claude Code .* — instructions for orders\.ts\n/);
+    assert.doesNotMatch(String(tooltip), /Verify/);
+    // The chain view's title bar, as the page shows it: its buttons, without Verify.
+    await showView(lens);
+    if (await measure()) {
+      const m = await until(async () => {
+        const x = await measure();
+        return x?.sidebar.actions.some((a) => a.startsWith('Select Agent')) && x;
+      }, 'the chain view\'s title bar');
+      assert.ok(!m.sidebar.actions.some((a) => a.startsWith('Verify')), m.sidebar.actions.join(', '));
+    }
     assert.equal(await vscode.commands.executeCommand('instructionLens.verifyWithInstalledAgent'), undefined, 'nothing is run');
   });
 });

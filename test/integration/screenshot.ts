@@ -15,7 +15,8 @@ export async function screenshot(name: string, clip?: { x: number; y: number; wi
 /** What the page shows, as the runner measures it (`measurePage` in scripts/runIntegrationTests.mjs). */
 export interface PageMeasure {
   window: { width: number; height: number };
-  sidebar: { width: number; title: string; titleFits: boolean };
+  /** `actions`: the names of the buttons on its title bar (the view's, when it is the only one shown). */
+  sidebar: { width: number; title: string; titleFits: boolean; actions: string[] };
   /** `fits`: the label is whole; `descriptionFits`: so is the description after it. */
   rows: { label: string; description: string; fits: boolean; descriptionFits: boolean; expanded: string | null; labelWidth: number; room: number }[];
   codeLenses: { text: string; fits: boolean }[];
@@ -32,4 +33,16 @@ export async function measure(): Promise<PageMeasure | undefined> {
   const response = await fetch(new URL('measure', url));
   if (!response.ok) throw new Error(`measure failed: ${await response.text()}`);
   return (await response.json()) as PageMeasure;
+}
+
+/**
+ * Clicks the side bar title's button whose name starts with `action`, in the page, as a user
+ * would; false where no runner reaches the page (the desktop VS Code runner).
+ */
+export async function clickTitleAction(action: string): Promise<boolean> {
+  const url = process.env.INSTRUCTION_LENS_SCREENSHOT_URL;
+  if (!url) return false;
+  const response = await fetch(new URL(`click?${new URLSearchParams({ action })}`, url));
+  if (!response.ok) throw new Error(`click on ${action} failed: ${await response.text()}`);
+  return true;
 }

@@ -4,8 +4,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { InstructionLensApi } from '../../src/extension';
 import type { AgentVerification } from '../../src/verify/verify';
-import { api, closeEditors, open, selectAgent, until } from './helpers';
-import { screenshot } from './screenshot';
+import { api, closeEditors, open, selectAgent, showView, until } from './helpers';
+import { clickTitleAction, measure, screenshot } from './screenshot';
 
 /** The Claude Code the fidelity suite pins (scripts/agents/install.mjs; the runner installs it). */
 function pinnedClaude(): { binary: string; version: string } {
@@ -16,10 +16,23 @@ function pinnedClaude(): { binary: string; version: string } {
 
 describe('verify with the installed agent', () => {
   let lens: InstructionLensApi;
-  const tooltip = () => ((lens.budgetStatus.item.tooltip as vscode.MarkdownString | undefined)?.value ?? '');
+  const tooltip = () => String(lens.budgetStatus.item.tooltip ?? '');
+  const VERIFY = 'Verify With Installed Agent';
+  /**
+   * Waits until the chain view's title bar, as the page shows it, has the Verify button or not
+   * (with Select Agent, so the bar is drawn). Nothing where no runner reaches the page.
+   */
+  const verifyButton = async (shown: boolean) => {
+    if (!(await measure())) return;
+    await until(async () => {
+      const buttons = (await measure())!.sidebar.actions;
+      return buttons.some((b) => b.startsWith('Select Agent')) && buttons.some((b) => b.startsWith(VERIFY)) === shown;
+    }, `the chain view's title bar ${shown ? 'with' : 'without'} the Verify button`);
+  };
 
   before(async () => {
     lens = await api();
+    await lens.verifications.clear();
     await selectAgent(lens, 'claude-code');
   });
 
@@ -36,11 +49,17 @@ describe('verify with the installed agent', () => {
     await vscode.workspace.getConfiguration('instructionLens').update('agentPaths', { 'claude-code': claude.binary }, vscode.ConfigurationTarget.Global);
     await open('packages/api/src/routes/orders.ts');
     await until(() => lens.model.current?.uri.fsPath.endsWith('orders.ts'), 'the chain of orders.ts');
-    assert.match(tooltip(), /\[Verify with the installed Claude Code\]\(command:instructionLens\.verifyWithInstalledAgent\)/);
+    assert.match(tooltip(), /\nVerify with the installed Claude Code: the Verify button on the chain view's title bar, or the Command Palette\.\n/);
     assert.doesNotMatch(tooltip(), /verified with/);
 
-    const result = await vscode.commands.executeCommand<AgentVerification>('instructionLens.verifyWithInstalledAgent');
-    assert.ok(result, 'the command returns what it found');
+    // The meter's click shows the chain view; its title bar has the Verify button.
+    await vscode.commands.executeCommand((lens.budgetStatus.item.command as vscode.Command).command);
+    await showView(lens);
+    await verifyButton(true);
+    // Clicked in the page where the runner reaches it; else the command, as the Command Palette runs it.
+    const clicked = await clickTitleAction(VERIFY);
+    const returned = clicked ? undefined : await vscode.commands.executeCommand<AgentVerification>('instructionLens.verifyWithInstalledAgent');
+    const result = returned ?? (await until(() => lens.verifications.last.get('claude-code'), 'the verification to end', 240_000));
     assert.equal(result.status, 'match', JSON.stringify(result, null, 2).slice(0, 3000));
     assert.equal(result.versionRun, claude.version);
     assert.deepEqual(result.phases.map((p) => [p.phase, p.ok]), [['start', true], ['read', true]]);
@@ -62,5 +81,17 @@ describe('verify with the installed agent', () => {
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     await vscode.commands.executeCommand('workbench.action.focusSideBar');
     await screenshot('verify');
+  });
+
+  it('offers the Verify button only for an agent it can run here', async () => {
+    await open('packages/api/src/routes/orders.ts');
+    await selectAgent(lens, 'claw-code');
+    await until(() => lens.model.current?.profile.id === 'claw-code', 'the claw-code chain');
+    assert.doesNotMatch(tooltip(), /Verify with the installed/);
+    await showView(lens);
+    await verifyButton(false);
+    await selectAgent(lens, 'claude-code');
+    await until(() => lens.model.current?.profile.id === 'claude-code', 'the Claude Code chain');
+    await verifyButton(true);
   });
 });
