@@ -1,5 +1,5 @@
 import { CarriedMap, MISSING } from './carriedMap';
-import type { DirEntry, FileStat, FileSystem, PathApi } from './fs';
+import { joinsBack, type DirEntry, type FileStat, type FileSystem, type PathApi } from './fs';
 
 /** The largest folder (its size as `stat` gives it: one block of an ext4 folder, about 100 names) listed to answer `stat`. */
 const GLANCE_MAX_BYTES = 4096;
@@ -101,7 +101,7 @@ export class CachedFileSystem implements FileSystem {
     const name = path.basename(p);
     // `.`, `..` and a trailing separator name no entry of the listing; a name beyond ASCII may be
     // listed in another Unicode normalization than asked (macOS), and still open.
-    if (name === '.' || name === '..' || !/^[\x20-\x7e]+$/.test(name) || path.join(parent, name) !== p) return false;
+    if (name === '.' || name === '..' || !/^[\x20-\x7e]+$/.test(name) || !joinsBack(path, p)) return false;
     const names = this.listed.get(parent) ?? this.glance(parent);
     return !!names && !names.has(name);
   }

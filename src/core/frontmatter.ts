@@ -144,18 +144,21 @@ export function stringList(value: unknown, splitCommas = true): string[] | undef
 }
 
 /** Split on commas that are not inside `{…}` (so `src/{a,b}.ts` stays whole). */
-function splitOutsideBraces(s: string): string[] {
+export function splitOutsideBraces(s: string): string[] {
   const out: string[] = [];
   let depth = 0;
-  let cur = '';
-  for (const ch of s) {
-    if (ch === '{') depth++;
-    if (ch === '}') depth = Math.max(0, depth - 1);
-    if (ch === ',' && depth === 0) {
-      out.push(cur);
-      cur = '';
-    } else cur += ch;
+  let from = 0;
+  // By index, each part cut once: a character at a time (`for...of`, `+=`) made a string per
+  // character, and `check` splits Copilot's and Cursor's patterns for every folder.
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 123) depth++;
+    else if (c === 125) depth = Math.max(0, depth - 1);
+    else if (c === 44 && depth === 0) {
+      out.push(s.slice(from, i));
+      from = i + 1;
+    }
   }
-  out.push(cur);
+  out.push(s.slice(from));
   return out;
 }

@@ -109,6 +109,17 @@ export function posixResolve(...parts: string[]): string {
   return asIs(parts, i) ?? path.posix.resolve(...parts);
 }
 
+/**
+ * Whether `path.join(path.dirname(p), path.basename(p))` is `p` itself, as a cache asks before it
+ * answers a name from its folder's listing (`.`, `..`, `//` or a trailing separator name no entry
+ * of it). For an absolute POSIX path that is whether it is in normal form, tested without making
+ * the joined string: `check` asks it about 100,000 times a pass on babel's shape.
+ */
+export function joinsBack(path: PathApi, p: string): boolean {
+  if (path.sep === '/' && p.length > 1 && p[0] === '/') return SEGMENTS.test(p);
+  return path.join(path.dirname(p), path.basename(p)) === p;
+}
+
 /** POSIX's `path.relative`, answered at once from a path in normal form to one inside it. */
 export function posixRelative(from: string, to: string): string {
   return normal(from) && normal(to) && (to === from || to.startsWith(`${from}/`)) ? to.slice(from.length + 1) : path.posix.relative(from, to);

@@ -48,7 +48,9 @@ function expand(glob: string, opts: GlobOptions): string {
 /** Whether a relative path matches any of the globs. */
 export function matchesAny(rel: string, globs: readonly string[], opts: GlobOptions = {}): boolean {
   const cache = cacheFor(opts);
-  for (const g of globs) {
+  // By index: `check` runs in V8's baseline tier, where each step of a `for...of` allocates.
+  for (let i = 0; i < globs.length; i++) {
+    const g = globs[i];
     const re = compiled(cache, g, opts);
     if (re === undefined) continue;
     if (re.test(rel)) return true;

@@ -26,11 +26,16 @@ export function linkAsTextDiagnostics(
   memo: <T>(key: string, compute: () => T) => T,
 ): Diagnostic[] {
   const out: Diagnostic[] = [];
-  for (const s of sources) {
+  // Memoized per file and profile: every chain of a `check` pass carries the same root files,
+  // and `resolveChain` marks each diagnostic with its profile in place. One map by path, where a
+  // key per source (`link-as-text\0<path>`) was made and hashed for every chain.
+  let byPath: Map<string, Diagnostic | undefined> | undefined;
+  for (let i = 0; i < sources.length; i++) {
+    const s = sources[i];
     if (!SENT.has(s.status) || s.bytes > MAX_BYTES || s.bytes === 0) continue;
-    // Memoized per file and profile: every chain of a `check` pass carries the same root files,
-    // and `resolveChain` marks each diagnostic with its profile in place.
-    const d = memo(`link-as-text\0${s.path}`, () => linkAsText(fs, s.path, agent));
+    byPath ??= memo('link-as-text', () => new Map<string, Diagnostic | undefined>());
+    let d = byPath.get(s.path);
+    if (d === undefined && !byPath.has(s.path)) byPath.set(s.path, (d = linkAsText(fs, s.path, agent)));
     if (d) out.push(d);
   }
   return out;

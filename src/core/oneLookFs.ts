@@ -1,5 +1,5 @@
 import * as nodeFs from 'node:fs';
-import { NodeFileSystem, type FileStat } from './fs';
+import { joinsBack, NodeFileSystem, type FileStat } from './fs';
 
 /**
  * The disk for one `check` of the CLI, a run that reads it as it is at one moment: nothing is at a
@@ -30,7 +30,7 @@ export class OneLookFileSystem extends NodeFileSystem {
     // From the listing on POSIX only, where its type is `lstat`'s: Windows lists every reparse
     // point as a link (a cloud file's placeholder too), which `lstat` does not.
     const link = path.sep === '/' ? this.listings.get(parent)?.get(path.basename(p)) : undefined;
-    return link !== undefined && path.join(parent, path.basename(p)) === p ? link : super.isSymlink(p);
+    return link !== undefined && joinsBack(path, p) ? link : super.isSymlink(p);
   }
 
   override readDirNames(p: string): string[] {
@@ -60,6 +60,6 @@ export class OneLookFileSystem extends NodeFileSystem {
     const parent = path.dirname(p);
     const name = path.basename(p);
     const listing = this.listings.get(parent);
-    return !!listing && !listing.has(name) && !this.caseInsensitive && name !== '.' && name !== '..' && /^[\x20-\x7e]+$/.test(name) && path.join(parent, name) === p;
+    return !!listing && !listing.has(name) && !this.caseInsensitive && name !== '.' && name !== '..' && /^[\x20-\x7e]+$/.test(name) && joinsBack(path, p);
   }
 }

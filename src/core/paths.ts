@@ -47,8 +47,9 @@ export function hasExactName(fs: Pick<FileSystem, 'stat' | 'readDir' | 'path' | 
 export function isInside(p: string, dir: string, fs: PathRules): boolean {
   if (p === dir) return true;
   const sep = fs.path.sep;
+  // `p.startsWith(dir + sep)` without making that string (asked for every folder of every chain).
+  if (!fs.caseInsensitive) return p.startsWith(dir) && (dir.endsWith(sep) || (p.length > dir.length && p.charCodeAt(dir.length) === sep.charCodeAt(0)));
   const prefix = dir.endsWith(sep) ? dir : dir + sep;
-  if (!fs.caseInsensitive) return p.startsWith(prefix);
   if (p.length <= prefix.length) return sameName(fs, p, dir);
   return sameName(fs, p.slice(0, prefix.length), prefix);
 }
@@ -106,7 +107,15 @@ export function folderOf(fs: FileSystem, target: string): string {
 export function dirsBelow(top: string, dir: string, fs: PathRules): string[] {
   const path = fs.path;
   const out: string[] = [];
-  for (let d = dir; !sameName(fs, d, top) && isInside(d, top, fs) && path.dirname(d) !== d; d = path.dirname(d)) out.push(d);
+  // `isInside(d, top)` with its prefix made once, and each folder's parent once: every chain asks
+  // this of its folder (a profile's walk down from the launch folder).
+  const prefix = top.endsWith(path.sep) ? top : top + path.sep;
+  for (let d = dir; !sameName(fs, d, top) && (fs.caseInsensitive ? isInside(d, top, fs) : d.startsWith(prefix)); ) {
+    const up = path.dirname(d);
+    if (up === d) break;
+    out.push(d);
+    d = up;
+  }
   return out.reverse();
 }
 

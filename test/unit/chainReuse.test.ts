@@ -48,9 +48,19 @@ describe('chains of one refresh share what each folder adds, and equal the chain
 
     it(`${id}: the comparison fails when a folder's share is taken for another folder's`, () => {
       // A refresh whose memo forgets the folder a question names (the part of the key after its
-      // last NUL) in the keys of a folder's share: chains then get another folder's share, and the property must catch it.
+      // last NUL) in the keys of a folder's share, or the path in a map of folders' shares by path
+      // (`folders\0`): chains then get another folder's share, and the property must catch it.
+      class ForgetfulMap<V> extends Map<string, V> {
+        override get(): V | undefined {
+          return super.get('');
+        }
+        override set(_key: string, value: V): this {
+          return super.set('', value);
+        }
+      }
       class Forgetful extends CachedFileSystem {
         override memo<T>(owner: string, key: string, compute: () => T): T {
+          if (key.startsWith('folders\0')) return super.memo(owner, key, () => new ForgetfulMap() as T);
           return super.memo(owner, key.startsWith('folder\0') ? key.slice(0, key.lastIndexOf('\0')) : key, compute);
         }
       }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { parseDocument } from 'yaml';
-import { parseFrontmatter, simpleYamlData } from '../../src/core/frontmatter';
+import { parseFrontmatter, simpleYamlData, splitOutsideBraces } from '../../src/core/frontmatter';
 
 // Most rules' frontmatter is a line or two of `paths:` globs; it is read without the YAML
 // parser, and must read as the parser reads it.
@@ -52,5 +52,34 @@ describe('simple frontmatter, read without the YAML parser', () => {
     for (const y of ['alwaysApply: true\n', 'paths: src # all\n', 'paths: "a\\tb"\n', 'a: x\na: y\n', 'paths: *\n', 'paths:\n  - a\n', 'n: 1\n', '\n\n']) {
       assert.equal(simpleYamlData(y), undefined, y);
     }
+  });
+});
+
+// Copilot's and Cursor's patterns are split at each comma outside braces for every folder a
+// `check` passes: the split by index must cut what the split a character at a time cut.
+describe('a pattern list split at commas outside braces', () => {
+  function defined(s: string): string[] {
+    const out: string[] = [];
+    let depth = 0;
+    let cur = '';
+    for (const ch of s) {
+      if (ch === '{') depth++;
+      if (ch === '}') depth = Math.max(0, depth - 1);
+      if (ch === ',' && depth === 0) {
+        out.push(cur);
+        cur = '';
+      } else cur += ch;
+    }
+    out.push(cur);
+    return out;
+  }
+
+  it('gives the parts the definition gives (random lists, braces unbalanced, astral characters)', () => {
+    const part = fc.array(fc.constantFrom('{', '}', ',', ' ', 'a', '*', '/', '.ts', '😀', '\uD800'), { maxLength: 12 }).map((a) => a.join(''));
+    fc.assert(
+      fc.property(part, (s) => assert.deepEqual(splitOutsideBraces(s), defined(s))),
+      { numRuns: 10_000, seed: 20261203 },
+    );
+    assert.deepEqual(splitOutsideBraces('src/{a,b}.ts, **/*.md'), ['src/{a,b}.ts', ' **/*.md']);
   });
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { posixBasename, posixDirname, posixJoin, posixRelative, posixResolve } from '../../src/core/fs';
+import { joinsBack, posixBasename, posixDirname, posixJoin, posixRelative, posixResolve } from '../../src/core/fs';
 
 // The CLI and the extension build every candidate path with the file system's `join`, `resolve`
 // and `relative`, and split them with its `dirname` and `basename`; on POSIX they skip normalizing
@@ -69,6 +69,21 @@ describe("the disk's path join, resolve, relative, dirname and basename", () => 
       { numRuns: 20_000, seed: 20261204 },
     );
     assert.ok(quick > 2_000, `only ${quick} absolute paths without a separator at their end`);
+  });
+
+  it('says a path joins back from its folder and name as the join itself says (random paths)', () => {
+    let normal = 0;
+    const paths = [path.posix, { ...path.posix, join: posixJoin, dirname: posixDirname, basename: posixBasename }];
+    fc.assert(
+      fc.property(fc.oneof(first, segment), (p) => {
+        for (const api of paths) assert.equal(joinsBack(api, p), api.join(api.dirname(p), api.basename(p)) === p, `${p}`);
+        if (joinsBack(path.posix, p)) normal++;
+      }),
+      { numRuns: 20_000, seed: 20261203 },
+    );
+    assert.ok(normal > 2_000, `only ${normal} paths that join back`);
+    assert.equal(joinsBack(path.win32, 'C:\\a\\b'), true);
+    assert.equal(joinsBack(path.win32, 'C:\\a\\..\\b'), false);
   });
 
   it('splits an absolute path at its last separator', () => {

@@ -419,13 +419,19 @@ function walkedTo(ctx: ResolveContext, folder: string): Walked {
     const found: Found = { loader: new MemoryLoader(ctx), start: [], nested: [], nestedAgents: [], conditional: [] };
     return { found, hasClaudeMd: findAtStart(ctx, found) };
   });
-  for (const dir of dirsBelow(ctx.launchDir, folder, ctx.fs)) {
-    const above = at;
-    at = ctx.memo(`folder\0${key}\0${dir}`, (): Walked => {
-      const found = copyFound(ctx, above.found, false);
-      onReadFolder(ctx, found, above.hasClaudeMd, dir);
-      return { found, hasClaudeMd: above.hasClaudeMd };
-    });
+  // Each folder's step by its path, in one map for the key: a key of its own per folder (the
+  // settings' JSON and the path) was made and hashed for every folder of every chain.
+  const steps = ctx.memo(`folders\0${key}`, () => new Map<string, Walked>());
+  const dirs = dirsBelow(ctx.launchDir, folder, ctx.fs);
+  for (let i = 0; i < dirs.length; i++) {
+    const dir = dirs[i];
+    let step = steps.get(dir);
+    if (!step) {
+      const found = copyFound(ctx, at.found, false);
+      onReadFolder(ctx, found, at.hasClaudeMd, dir);
+      steps.set(dir, (step = { found, hasClaudeMd: at.hasClaudeMd }));
+    }
+    at = step;
   }
   return at;
 }

@@ -179,13 +179,40 @@ const ALWAYS = new Set(['**', '**/*', '*']); // [vscode] _matches: "add the inst
 
 /** [vscode] _matches: `**\/` is prepended unless the pattern starts with `/` or `**\/`; matched against the absolute path, ignoring case. */
 export function vscodeMatches(file: string, pattern: string, sep = '/'): boolean {
-  for (let p of patternsOf(pattern)) {
-    if (ALWAYS.has(p)) return true;
-    if (!p.startsWith('/') && !p.startsWith('**/')) p = `**/${p}`;
-    if (matchesAny(file.split(sep).join('/').replace(/^\//, ''), [p.replace(/\[!/g, '[^')], { nocase: true })) return true;
-  }
-  return false;
+  return matchesPrepared(matchedPath(file, sep), pattern);
 }
+
+/** The path `vscodeMatches` matches a pattern against: with `/`, without the one at its start. */
+function matchedPath(file: string, sep: string): string {
+  const slashed = sep === '/' ? file : file.split(sep).join('/');
+  return slashed.charCodeAt(0) === 47 ? slashed.slice(1) : slashed;
+}
+
+const NOCASE = { nocase: true } as const;
+
+/** `vscodeMatches` of a path made by `matchedPath`. */
+function matchesPrepared(rel: string, pattern: string): boolean {
+  const globs = prepared(pattern);
+  return globs === true || (globs.length > 0 && matchesAny(rel, globs, NOCASE));
+}
+
+/**
+ * Each `applyTo` pattern as `vscodeMatches` tests it: true when one of its parts matches every
+ * file, else its parts as globs. Kept by the pattern: `check` tests every instruction file's
+ * pattern against every folder, and split and rewrote each one every time.
+ */
+function prepared(pattern: string): readonly string[] | true {
+  let globs = preparedPatterns.get(pattern);
+  if (globs === undefined) {
+    const parts = patternsOf(pattern);
+    globs = parts.some((p) => ALWAYS.has(p)) ? true : parts.map((p) => (p.startsWith('/') || p.startsWith('**/') ? p : `**/${p}`).replace(/\[!/g, '[^'));
+    if (preparedPatterns.size > 5000) preparedPatterns.clear();
+    preparedPatterns.set(pattern, globs);
+  }
+  return globs;
+}
+
+const preparedPatterns = new Map<string, readonly string[] | true>();
 
 interface InstructionFile {
   file: string;
@@ -349,7 +376,13 @@ function checkKey(ctx: ResolveContext): string {
   const s = settingsOf(ctx);
   // The files' patterns once a pass: `check` asks the key of every folder holding instruction files.
   const patterns = ctx.memo(`patterns\0${ctx.launchDir}\0${ctx.home}\0${JSON.stringify(s)}`, () => findInstructionFiles(new Resolver(ctx, s)).map((f) => f.pattern));
-  return patterns.map((p) => (p !== undefined && vscodeMatches(ctx.target, p, ctx.fs.path.sep) ? '1' : '0')).join('');
+  const rel = matchedPath(ctx.target, ctx.fs.path.sep);
+  let key = '';
+  for (let i = 0; i < patterns.length; i++) {
+    const p = patterns[i];
+    key += p !== undefined && matchesPrepared(rel, p) ? '1' : '0';
+  }
+  return key;
 }
 
 /** A file attached to the request, with its text and its source in the chain. */

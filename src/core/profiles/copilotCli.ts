@@ -56,8 +56,8 @@ const CHILD_FILES = ['.github/copilot-instructions.md', 'AGENTS.md', 'CLAUDE.md'
  * `agents.md`, `claude.md`, `gemini.md`, also `Agents.md`; with `gemini.md` and `Gemini.md` only,
  * the one listed first). A docs page called `gemini.md` is thus sent as instructions.
  */
-const ANY_CASE = new Set(['AGENTS.md', 'CLAUDE.md', 'GEMINI.md']);
-const ANY_CASE_LOWER = new Set([...ANY_CASE].map((n) => n.toLowerCase()));
+const ANY_CASE = new Map(['AGENTS.md', 'CLAUDE.md', 'GEMINI.md'].map((n) => [n, n.toLowerCase()])); // name → lower case
+const ANY_CASE_LOWER = new Set(ANY_CASE.values());
 /** Only these expand `@imports` (observed p3: not GEMINI.md, copilot-instructions.md, rules or instruction files). */
 const IMPORTING = new Set(['AGENTS.md', 'CLAUDE.md']);
 /** The file plus 8 levels of imports are inlined; the 9th `@` stays text (observed p4). */
@@ -106,6 +106,10 @@ interface RuleFile {
   excluded: boolean;
   /** How the CLI names it to the model: relative to the folder it was found for, or absolute. */
   display: string;
+  /** What every chain of the refresh takes of it, made once (the file is kept per refresh, `ruleFile`). */
+  patternProblems?: Diagnostic[];
+  row?: string;
+  globs?: string[];
 }
 
 type Group = 'user' | 'root' | 'cwd' | 'extra';
@@ -166,19 +170,24 @@ class Resolver {
     // Most folders hold no such name in any case: their names alone say so, without listing
     // each entry in the file system's order (most of the cost of a large tree's check), and
     // without asking the disk for each name.
-    if (!this.namesIgnoringCase(dir).has(name.toLowerCase())) return exact;
+    const lower = ANY_CASE.get(name)!;
+    if (!this.namesIgnoringCase(dir).has(lower)) return exact;
     if (!this.ctx.fs.caseInsensitive && this.ctx.fs.stat(exact)) return exact;
-    const hit = this.filesIgnoringCase(dir).get(name.toLowerCase());
+    const hit = this.filesIgnoringCase(dir).get(lower);
     return hit ? path.join(dir, hit) : exact;
   }
 
   /** The names of ANY_CASE a folder holds in some case, lower-cased, once per refresh. */
   private namesIgnoringCase(dir: string): Set<string> {
-    return this.ctx.memo(`namesIgnoringCase\0${dir}`, () => {
-      const out = new Set<string>();
-      for (const n of this.ctx.fs.readDirNames?.(dir) ?? this.ctx.fs.readDir(dir).map((e) => e.name)) if (ANY_CASE_LOWER.has(n.toLowerCase())) out.add(n.toLowerCase());
-      return out;
-    });
+    // A map per refresh, by folder: no key string built for each name asked in each folder.
+    const byDir = this.ctx.memo('namesIgnoringCase', () => new Map<string, Set<string>>());
+    let names = byDir.get(dir);
+    if (!names) {
+      names = new Set<string>();
+      for (const n of this.ctx.fs.readDirNames?.(dir) ?? this.ctx.fs.readDir(dir).map((e) => e.name)) if (ANY_CASE_LOWER.has(n.toLowerCase())) names.add(n.toLowerCase());
+      byDir.set(dir, names);
+    }
+    return names;
   }
 
   /** A folder's files by their lower-case name (the first listed wins), once per refresh: every chain below asks. */
@@ -199,6 +208,10 @@ class Resolver {
 
   /** Read a file the way the CLI does; undefined (and a source when it exists) when it cannot. */
   read(file: string, kind: SourceKind, scope: string, loads: Source['loads']): Doc | undefined {
+    // Most names asked for are in no folder: the cached `stat` says so, without the two reads'
+    // answers kept for the path (what readLossy would say, `missing` or `directory`, is the same).
+    const st = this.ctx.fs.stat(file);
+    if (!st || st.type === 'dir') return undefined;
     const r = readLossy(this.ctx.fs, file);
     if (r.state === 'missing' || r.state === 'directory') return undefined; // a directory with the name is skipped (observed p24)
     if (r.state !== 'ok') {
@@ -373,17 +386,22 @@ class Resolver {
    * `check` pass reads the launch folder's rules): the file and its diagnostics are the same for each.
    */
   ruleFile(file: string, doc: Doc, display: string): RuleFile {
-    const { rf, problems } = this.ctx.memo(`rule\0${display}\0${file}`, () => {
+    // By file, then by name shown: no key string built for each file of each chain.
+    const byFile = this.ctx.memo('ruleFiles', () => new Map<string, Map<string, { rf: RuleFile; problems: Diagnostic[] }>>());
+    let byDisplay = byFile.get(file);
+    if (!byDisplay) byFile.set(file, (byDisplay = new Map()));
+    let parsed = byDisplay.get(display);
+    if (!parsed) {
       const problems: Diagnostic[] = [];
-      return { rf: parseRuleFile(file, doc, display, problems), problems };
-    });
-    this.diagnostics.push(...problems);
-    return rf;
+      byDisplay.set(display, (parsed = { rf: parseRuleFile(file, doc, display, problems), problems }));
+    }
+    this.diagnostics.push(...parsed.problems);
+    return parsed.rf;
   }
 
   /** Patterns for matching and their diagnostics (once per refresh, as `ruleFile`). */
   checkPatterns(r: RuleFile): void {
-    this.diagnostics.push(...this.ctx.memo(`patterns\0${r.file}`, () => patternProblems(r)));
+    this.diagnostics.push(...(r.patternProblems ??= patternProblems(r)));
   }
 }
 
@@ -450,11 +468,23 @@ function lineFrontmatter(raw: string): Record<string, unknown> {
 /** Whether a path matches a pattern the way the CLI matches (observed p2, p9, p22). */
 export function cliMatches(rel: string, pattern: string): boolean {
   const glob = cliGlob.get(pattern);
-  return typeof glob === 'boolean' ? glob : matchesAny(rel, [glob], { basenameAnywhere: true });
+  return typeof glob === 'boolean' ? glob : matchesAny(rel, glob, CLI_GLOB);
 }
 
-/** What a pattern means to the CLI: a glob to match, or a fixed answer. Kept by pattern: `check` asks for every file. */
-const cliGlob = new ParseCache((pattern: string): string | boolean => {
+/** How the CLI's globs are matched: one object, not one per test (`check` tests every file against each rule). */
+const CLI_GLOB = { basenameAnywhere: true } as const;
+
+/**
+ * What a pattern means to the CLI: a glob to match (as the one-glob list `matchesAny` takes, made
+ * once), or a fixed answer. Kept by pattern: `check` asks for every file.
+ */
+const cliGlob = new ParseCache((pattern: string): readonly string[] | boolean => {
+  const glob = cliPattern(pattern);
+  return typeof glob === 'boolean' ? glob : [glob];
+});
+
+/** A pattern as the CLI reads it: the glob to match, or a fixed answer. */
+function cliPattern(pattern: string): string | boolean {
   let p = pattern.trim();
   if (!p || p.startsWith('/') || globProblem(p)) return false; // a leading "/" never matches; malformed patterns are ignored
   while (p.startsWith('./')) p = p.slice(2);
@@ -463,7 +493,7 @@ const cliGlob = new ParseCache((pattern: string): string | boolean => {
   // A pattern without "/" matches the file name at any depth; case-sensitive. `[!x]` negates
   // (picomatch reads it as a literal, hence the rewrite to `[^x]`).
   return p.replace(/\[!/g, '[^');
-});
+}
 
 /** Offsets of fenced code blocks and inline code spans, where `@` is not an import (observed p19, p20). */
 /**
@@ -697,9 +727,9 @@ function findInstructionFiles(r: Resolver, groups: { group: Group; base: string;
         continue;
       }
       r.checkPatterns(rf);
-      out.rows.push(`| ${escapeCell(rf.patternText)} | '${escapeCell(rf.display)}' | ${escapeCell(rf.description ?? '')} |`);
-      const hit = targetRel !== undefined && targetRel !== '' && rf.patterns.some((p) => cliMatches(targetRel, p));
-      const globs = rf.patterns.map(effectiveGlob).filter((p): p is string => p !== undefined);
+      out.rows.push((rf.row ??= `| ${escapeCell(rf.patternText)} | '${escapeCell(rf.display)}' | ${escapeCell(rf.description ?? '')} |`));
+      const hit = targetRel !== undefined && targetRel !== '' && matchesTarget(rf, targetRel);
+      const globs = globsOf(rf);
       const s = r.source(file, kind, root, 'on-read', hit ? 'on-read' : 'not-matched', doc, hit
         ? `Its pattern (${rf.patternText}) matches this file: listed in the table at start, and its text arrives when ${AGENT} reads the file.`
         : `Its pattern (${rf.patternText}) does not match this file; ${AGENT} only lists it in the table of path-scoped files.`, { globs });
@@ -744,17 +774,18 @@ function findOnRead(r: Resolver, between: string[], targetRel: string, start: St
   for (let d = folderOf(ctx.fs, ctx.target); isInside(d, root, ctx.fs) && d !== root; d = path.dirname(d)) {
     if (loadedDirs.has(d)) continue;
     const share = folderShare(start, d);
-    if ([...share.record.touched].some((real) => asked.has(real))) {
+    // Indexed loops: `check` runs in V8's baseline tier, where each step of a `for...of` allocates.
+    if (share.touched.some((real) => asked.has(real))) {
       // The same file arrives from a folder below too: this folder's step depends on that one, so it runs here.
       r.record = { touched: asked, added: new Map() };
       texts.push(...onReadFolderFiles(r, d, sentOnRead));
       r.record = undefined;
     } else {
-      for (const s of share.sources) r.sources.push({ ...s });
+      for (let i = 0; i < share.sources.length; i++) r.sources.push({ ...share.sources[i] });
       r.diagnostics.push(...share.diagnostics);
-      for (const [real, arrival] of share.record.added) r.sent.set(real, arrival);
-      for (const [real, file] of share.sentOnRead) sentOnRead.set(real, file);
-      for (const real of share.record.touched) asked.add(real);
+      for (let i = 0; i < share.added.length; i++) r.sent.set(share.added[i][0], share.added[i][1]);
+      for (let i = 0; i < share.sentOnRead.length; i++) sentOnRead.set(share.sentOnRead[i][0], share.sentOnRead[i][1]);
+      for (let i = 0; i < share.touched.length; i++) asked.add(share.touched[i]);
       texts.push(...share.texts);
     }
     texts.push(...onReadRules(r, d, targetRel));
@@ -767,9 +798,10 @@ interface Share {
   sources: Source[];
   diagnostics: Diagnostic[];
   texts: string[];
-  /** The real paths it asked the prompt's state about, and those it added. */
-  record: Recording;
-  sentOnRead: Map<string, string>;
+  /** The real paths it asked the prompt's state about, and the arrivals it added (a Recording's, as lists). */
+  touched: string[];
+  added: [string, Arrival][];
+  sentOnRead: [string, string][];
 }
 
 /**
@@ -782,9 +814,9 @@ function folderShare(start: Start, d: string): Share {
   return start.r.ctx.memo(`folder\0${start.key}\0${d}`, () => {
     const r = new Resolver(start.r.ctx, { resolver: start.r, empty: true });
     const sentOnRead = new Map<string, string>();
-    r.record = { touched: new Set(), added: new Map() };
+    const record: Recording = (r.record = { touched: new Set(), added: new Map() });
     const texts = onReadFolderFiles(r, d, sentOnRead);
-    return { sources: r.sources, diagnostics: r.diagnostics, texts, record: r.record, sentOnRead };
+    return { sources: r.sources, diagnostics: r.diagnostics, texts, touched: [...record.touched], added: [...record.added], sentOnRead: [...sentOnRead] };
   });
 }
 
@@ -838,8 +870,11 @@ function onReadRules(r: Resolver, d: string, targetRel: string): string[] {
   const { ctx, root } = r;
   const texts: string[] = [];
   // The same for every chain through the folder: listed once per refresh.
-  const files = ctx.memo(`rules\0${d}`, () => [...listTree(ctx, path.join(d, '.github', 'instructions'), isInstructionsFile), ...listTree(ctx, path.join(d, '.claude', 'rules'), isRuleFile)]);
-  for (const file of files) {
+  const byFolder = ctx.memo('rulesByFolder', () => new Map<string, string[]>());
+  let files = byFolder.get(d);
+  if (!files) byFolder.set(d, (files = [...listTree(ctx, path.join(d, '.github', 'instructions'), isInstructionsFile), ...listTree(ctx, path.join(d, '.claude', 'rules'), isRuleFile)]));
+  for (let i = 0; i < files.length; i++) {
+    const file = files[i];
     const doc = r.read(file, 'rule', root, 'on-read');
     if (!doc) continue;
     const display = path.relative(root, file).split(path.sep).join('/');
@@ -849,8 +884,8 @@ function onReadRules(r: Resolver, d: string, targetRel: string): string[] {
       continue;
     }
     if (!rf.always) r.checkPatterns(rf);
-    const hit = rf.always || (targetRel !== '' && rf.patterns.some((p) => cliMatches(targetRel, p)));
-    const globs = rf.always ? undefined : rf.patterns.map(effectiveGlob).filter((p): p is string => p !== undefined);
+    const hit = rf.always || (targetRel !== '' && matchesTarget(rf, targetRel));
+    const globs = rf.always ? undefined : globsOf(rf);
     const s = r.source(file, 'rule', root, 'on-read', hit ? 'on-read' : 'not-matched', doc, hit
       ? `In a folder below the launch directory; ${AGENT} adds it in a reminder when it reads ${rf.always ? 'a file here' : 'a file its pattern matches'} (patterns are relative to the repository root).`
       : `Its pattern (${rf.patternText}) does not match this file; patterns of nested instruction files are relative to the repository root, not to their folder.`, globs ? { globs } : {});
@@ -880,6 +915,17 @@ function renderStart(blocks: string[], rawItems: string[], nestedRows: string[],
   const blocksText = blocks.join('\n\n');
   const restText = rest.join('\n\n');
   return blocksText && restText ? `${blocksText}\n\n${restText}\n` : blocksText || restText;
+}
+
+/** Whether one of a rule file's patterns matches the target. */
+function matchesTarget(rf: RuleFile, targetRel: string): boolean {
+  for (let i = 0; i < rf.patterns.length; i++) if (cliMatches(targetRel, rf.patterns[i])) return true;
+  return false;
+}
+
+/** A rule file's patterns as globs `check` can test, made once: every chain lists the file. */
+function globsOf(rf: RuleFile): string[] {
+  return (rf.globs ??= rf.patterns.map(effectiveGlob).filter((p): p is string => p !== undefined));
 }
 
 /** A pattern as a glob `check` can test against paths relative to the repository root. */
@@ -950,7 +996,7 @@ export const copilotCli: Profile = {
   agentVersion: VERSION,
   verified: 'real agent',
   filePatterns: [
-    ...[...ANY_CASE].map((name) => `**/${anyCase(name)}`), '**/.github/copilot-instructions.md',
+    ...[...ANY_CASE.keys()].map((name) => `**/${anyCase(name)}`), '**/.github/copilot-instructions.md',
     '**/.github/instructions/**/*.instructions.md', '**/.claude/rules/**/*.md',
   ],
   mainFile: 'AGENTS.md',

@@ -55,45 +55,74 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
  * Imports: a line holding only `@` and a path, outside code fences; a path with white space
  * in it, or longer than 256 characters, is no import and stays as written. White space around
  * the line is allowed (unsure). The import line itself is removed.
+ *
+ * Read line by line through offsets: a line is cut out of the text only when it may open or
+ * close a fence or be an import (it holds `@`, or starts with a fence's character), and the
+ * content is the text itself when no line is removed. `check` strips every guidance file of the
+ * commit, and a string per line cost several times the texts' size (a property test holds it
+ * to the plain definition).
  */
 export function stripImports(text: string): Stripped {
   const imports: Stripped['imports'] = [];
   const inFence: Stripped['inFence'] = [];
-  const segments: { c: number; o: number }[] = [];
+  // Runs of kept lines: where each starts in `content` (c) and in the text (o).
+  const runs: { c: number; o: number }[] = [];
   let content = '';
-  let offset = 0;
+  let run = -1; // where the current run of kept lines started in the text; -1 after a removed line
   let fence: { ch: string; len: number } | undefined;
-  for (const raw of text.split(/(?<=\n)/)) {
-    const line = raw.replace(/\r?\n$/, '');
-    const m = FENCE.exec(line);
-    const at = /^@(\S+)$/.exec(line.trim());
+  let nextAt = text.indexOf('@');
+  for (let offset = 0, next = 0; ; offset = next) {
+    const nl = text.indexOf('\n', offset);
+    next = nl < 0 ? text.length : nl + 1;
+    const lineEnd = nl < 0 ? text.length : nl > offset && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+    if (nextAt >= 0 && nextAt < offset) nextAt = text.indexOf('@', offset);
+    const mayImport = nextAt >= 0 && nextAt < lineEnd;
     let keep = true;
-    if (fence) {
-      if (m && m[1][0] === fence.ch && m[1].length >= fence.len && line.slice(m[0].length).trim() === '') fence = undefined;
-      else if (at) inFence.push({ written: at[1], start: offset + line.indexOf('@'), end: offset + line.indexOf('@') + 1 + at[1].length });
-    } else if (m && !(m[1][0] === '`' && line.slice(m[0].length).includes('`'))) {
-      fence = { ch: m[1][0], len: m[1].length };
-    } else if (at && charCount(at[1]) <= MAX_IMPORT_PATH) {
-      const start = offset + line.indexOf('@');
-      imports.push({ path: at[1], start, end: start + 1 + at[1].length });
-      keep = false;
+    if (mayImport || fenceAt(text, offset, lineEnd)) {
+      const line = text.slice(offset, lineEnd);
+      const m = FENCE.exec(line);
+      const at = mayImport ? /^@(\S+)$/.exec(line.trim()) : null;
+      if (fence) {
+        if (m && m[1][0] === fence.ch && m[1].length >= fence.len && line.slice(m[0].length).trim() === '') fence = undefined;
+        else if (at) inFence.push({ written: at[1], start: offset + line.indexOf('@'), end: offset + line.indexOf('@') + 1 + at[1].length });
+      } else if (m && !(m[1][0] === '`' && line.slice(m[0].length).includes('`'))) {
+        fence = { ch: m[1][0], len: m[1].length };
+      } else if (at && charCount(at[1]) <= MAX_IMPORT_PATH) {
+        const start = offset + line.indexOf('@');
+        imports.push({ path: at[1], start, end: start + 1 + at[1].length });
+        keep = false;
+      }
     }
-    if (keep) {
-      segments.push({ c: content.length, o: offset });
-      content += raw;
+    if (keep && run < 0) {
+      runs.push({ c: content.length, o: offset });
+      run = offset;
+    } else if (!keep && run >= 0) {
+      content += text.slice(run, offset);
+      run = -1;
     }
-    offset += raw.length;
+    if (next >= text.length) break; // the empty text is one empty line
   }
+  if (run >= 0) content += text.slice(run);
   return {
     content,
     imports,
     inFence,
     toOriginal: (c) => {
-      let seg = segments[0] ?? { c: 0, o: 0 };
-      for (const s of segments) if (s.c <= c) seg = s;
-      return seg.o + (c - seg.c);
+      let from = runs[0] ?? { c: 0, o: 0 };
+      for (let i = 1; i < runs.length && runs[i].c <= c; i++) from = runs[i];
+      return from.o + (c - from.c);
     },
   };
+}
+
+/** Whether the line from `start` to `end` starts with at most three spaces and a fence's character. */
+function fenceAt(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end && i <= start + 3; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 96 || c === 126) return true; // ` or ~
+    if (c !== 32) return false;
+  }
+  return false;
 }
 
 /** The longest prefix of `s` of at most `n` UTF-8 bytes that does not split a character. */
@@ -125,6 +154,8 @@ interface Item {
   late?: (s: Session) => Diagnostic[];
   /** A guidance file (not an import) of a directory. */
   top: boolean;
+  /** The "Following … for work in …/" line of a directory's guidance file, once made. */
+  following?: string;
 }
 
 interface Group {
@@ -743,8 +774,11 @@ function render(s: Session, repo: Repository): ProfileResult {
   }
   const listedSkills = repo.skillItems.filter((skill) => skill.source.status === 'listed');
   if (listedSkills.length) chain.start.push({ where: 'system', text: listedSkills.map((skill) => `${skill.name}: ${skill.description}`).join('\n') });
-  const line = startLine(s, repo, listedSkills);
-  if (line) chain.start.push(line);
+  // The same line for every target of the refresh (it names the repository's files, not the
+  // target's): made once, where each of a `check`'s chains made its own (about 40 MB a pass of
+  // babel's shape, 1,456 paths made relative and joined for each of 1,090 folders).
+  const line = s.ctx.memo(`startLine\0${s.root}\0${s.rev}\0${s.commit ?? ''}`, () => startLine(s, repo, listedSkills));
+  if (line) chain.start.push({ ...line });
   return {
     sources: chain.sources,
     budget: { unit: 'bytes', limit: LIMIT, perFile: null, used: repo.usedAtStart },
@@ -756,28 +790,46 @@ function render(s: Session, repo: Repository): ProfileResult {
 
 /** Directories on the way to the target, outermost first; guidance only in the work tree is not read. */
 function renderDirectories(s: Session, repo: Repository, chain: Chain): void {
-  const path = s.ctx.fs.path;
-  const targetDir = s.ctx.fs.stat(s.ctx.target)?.type === 'dir' ? s.ctx.target : path.dirname(s.ctx.target);
+  const targetDir = s.ctx.fs.stat(s.ctx.target)?.type === 'dir' ? s.ctx.target : s.ctx.fs.path.dirname(s.ctx.target);
   const pathDirs = isInside(targetDir, s.root, s.ctx.fs) ? dirsBelow(s.root, targetDir, s.ctx.fs) : [];
-  for (const d of pathDirs) {
+  const workOnlyByDir = s.ctx.memo(`workOnlyGuidance\0${s.root}\0${s.rev}\0${s.commit ?? ''}`, () => new Map<string, string[]>());
+  // Indexed loops: `check` runs in V8's baseline tier, where each step of a `for...of` allocates.
+  for (let i = 0; i < pathDirs.length; i++) {
+    const d = pathDirs[i];
     const g = repo.groupOf.get(d);
-    for (const name of GUIDANCE) {
-      const f = path.join(d, name);
-      if (!repo.guidanceDirs.get(d)?.includes(f) && s.onDisk(f)) {
-        chain.add({ source: s.workOnly(f, 'project', d, { loads: 'on-read' }), diagnostics: s.notCommitted(f, undefined), top: true });
-      }
+    const workOnly = workOnlyGuidance(s, repo, workOnlyByDir, d);
+    for (let j = 0; j < workOnly.length; j++) {
+      const f = workOnly[j];
+      chain.add({ source: s.workOnly(f, 'project', d, { loads: 'on-read' }), diagnostics: s.notCommitted(f, undefined), top: true });
     }
     if (!g) continue;
-    for (const it of g.items) {
-      it.source.loads = 'on-read';
-      chain.add(it);
+    const items = g.items;
+    for (let j = 0; j < items.length; j++) {
+      items[j].source.loads = 'on-read';
+      chain.add(items[j]);
     }
     if (repo.dirReason.has(g)) continue;
-    for (const it of g.items) {
-      if (it.top && it.source.status === 'on-read') chain.onRead.push({ where: 'message', text: `Following ${s.rel(it.source.path)} for work in ${s.rel(g.dir)}/` });
+    for (let j = 0; j < items.length; j++) {
+      const it = items[j];
+      if (it.top && it.source.status === 'on-read') chain.onRead.push({ where: 'message', text: (it.following ??= `Following ${s.rel(it.source.path)} for work in ${s.rel(g.dir)}/`) });
     }
-    for (const it of g.items) if (it.source.status === 'on-read' && it.content) chain.onRead.push({ where: 'after-tool-result', text: it.content });
+    for (let j = 0; j < items.length; j++) if (items[j].source.status === 'on-read' && items[j].content) chain.onRead.push({ where: 'after-tool-result', text: items[j].content! });
   }
+}
+
+/**
+ * A folder's guidance files that only the work tree holds (not read, but listed with a warning),
+ * found once per refresh (`byDir`): every chain below the folder lists them.
+ */
+function workOnlyGuidance(s: Session, repo: Repository, byDir: Map<string, string[]>, dir: string): string[] {
+  let files = byDir.get(dir);
+  if (!files) {
+    const path = s.ctx.fs.path;
+    const committed = repo.guidanceDirs.get(dir);
+    files = GUIDANCE.map((name) => path.join(dir, name)).filter((f) => !committed?.includes(f) && s.onDisk(f));
+    byDir.set(dir, files);
+  }
+  return files;
 }
 
 /** The "what was read" line at the start of the session [reconstructed from the docs]. */

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { stringList } from '../../../src/core/frontmatter';
+import { matchesAny } from '../../../src/core/globs';
 import type { Chain } from '../../../src/core/model';
+import { vscodeMatches } from '../../../src/core/profiles/copilot';
 import { chainOf, statuses, tree } from '../fixture';
 
 // GitHub Copilot in VS Code, from the sources (microsoft/vscode promptSyntax/, vscode-copilot-chat
@@ -177,5 +181,36 @@ describe('copilot (VS Code)', () => {
     );
     assert.equal(c.sources.find((s) => s.path.endsWith('c.instructions.md'))?.status, 'loaded');
     assert.equal(c.sources.find((s) => s.path.endsWith('a.instructions.md'))?.status, 'listed'); // a list is not a string: no pattern
+  });
+});
+
+// `check` asks every instruction file's `applyTo` of every folder: each pattern is split and
+// rewritten once, then tested; the answers must be those of the test that did it each time.
+describe("Copilot's applyTo matching, each pattern prepared once", () => {
+  const ALWAYS = new Set(['**', '**/*', '*']);
+  function defined(file: string, pattern: string, sep = '/'): boolean {
+    for (let p of (stringList(pattern) ?? [])) {
+      if (ALWAYS.has(p)) return true;
+      if (!p.startsWith('/') && !p.startsWith('**/')) p = `**/${p}`;
+      if (matchesAny(file.split(sep).join('/').replace(/^\//, ''), [p.replace(/\[!/g, '[^')], { nocase: true })) return true;
+    }
+    return false;
+  }
+
+  it('matches as the definition does (random files and patterns, POSIX and Windows paths)', () => {
+    const seg = fc.constantFrom('src', 'SRC', 'a', 'b.ts', 'x.md', '.github', 'deep');
+    const glob = fc.constantFrom('**', '*', '**/*', '*.ts', 'src/**', '/src/*.ts', '**/b.ts', '[!a]*', 'src/{a,b.ts}', '', ' ', '**/*.MD', 'a/', '{a,src}/**');
+    const pattern = fc.array(glob, { minLength: 1, maxLength: 3 }).map((g) => g.join(','));
+    let hits = 0;
+    fc.assert(
+      fc.property(fc.array(seg, { minLength: 1, maxLength: 4 }), pattern, fc.boolean(), (segs, p, windows) => {
+        const [file, sep] = windows ? [`C:\\${segs.join('\\')}`, '\\'] : [`/${segs.join('/')}`, '/'];
+        const got = vscodeMatches(file, p, sep);
+        assert.equal(got, defined(file, p, sep), `${file} ${p}`);
+        if (got) hits++;
+      }),
+      { numRuns: 5_000, seed: 20261203 },
+    );
+    assert.ok(hits > 500 && hits < 4_500, `${hits} matches`);
   });
 });
