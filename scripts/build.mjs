@@ -90,6 +90,8 @@ const jobs = [
     .then(cliEntry),
 ];
 if (process.argv.includes('--tests')) {
+  // A test file deleted or renamed leaves its build behind, which `node --test out/test/unit/` would still run.
+  for (const dir of ['out/test/unit', 'out/test/integration']) rmSync(dir, { recursive: true, force: true });
   jobs.push(
     build({ ...common, entryPoints: testFiles('test/unit'), outdir: 'out/test/unit', outbase: 'test/unit', external: ['vscode', 'esbuild'] }),
     build({ ...common, entryPoints: testFiles('test/integration'), outdir: 'out/test/integration', outbase: 'test/integration', external: ['vscode', 'mocha'] }),
