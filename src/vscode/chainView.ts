@@ -55,11 +55,37 @@ export class ChainTreeProvider implements vscode.TreeDataProvider<ChainNode> {
   /** Called when the workbench next asks for the rows (`drawn`). */
   private asked: (() => void) | undefined;
 
-  /** Rebuild from the model's chain. */
+  /** What the rows showed when last told to the workbench (`rowsKey`). */
+  private shownRows = '';
+
+  /**
+   * Rebuild from the model's chain; the workbench is told only when a row changed. Most updates
+   * keep every row (a change elsewhere, an equal chain resolved again), and each refresh told
+   * makes the workbench ask for the rows again. One told while the workbench still fetched an
+   * expanded group's rows could leave that group drawn empty: the extension host forgets every
+   * row when told, answers a group asked after that with nothing, and the workbench's tree hands
+   * a fetch still under way to the refresh that follows (seen in VS Code 1.139's code).
+   */
   update(active: ActiveChain | undefined): void {
     this.active = active;
     this.roots = active ? groups(active.chain.sources) : [];
+    const rows = this.rowsKey();
+    if (rows === this.shownRows) return;
+    this.shownRows = rows;
     this.emitter.fire(undefined);
+  }
+
+  /** Every row as the workbench gets it (its item, in tree order, with its depth), as one string. */
+  private rowsKey(): string {
+    const out: string[] = [];
+    const walk = (nodes: readonly ChainNode[], depth: number) => {
+      for (const node of nodes) {
+        out.push(`${depth} ${JSON.stringify(this.getTreeItem(node))}`);
+        walk(node.children, depth + 1);
+      }
+    };
+    walk(this.roots, 0);
+    return out.join('\n');
   }
 
   getChildren(node?: ChainNode): ChainNode[] {
