@@ -170,7 +170,9 @@ describe('a monorepo as real ones are set up', () => {
     assert.ok((lens.model.current?.chain.budget.onRead ?? 0) > 0);
   });
 
-  it('shows a problem read through a link at the file the link leads to, and follows the link when it is changed', async () => {
+  it('shows a problem read through a link at the file the link leads to, and follows the link when it is changed', async function () {
+    // Two re-checks after the watcher's debounce, each up to `until`'s 8 s: near mocha's 20 s under load.
+    this.timeout(40_000);
     const lens = await api();
     await lens.model.selectAgent('claude-code');
     const link = path.join(root, 'packages/api/CLAUDE.md');

@@ -19,8 +19,23 @@ async function measureUntil(ready: (m: PageMeasure) => unknown, what: string): P
     }, what, 20_000);
   } catch (e) {
     const picture = await screenshot(`readability-failed-${what}`).catch(() => undefined);
-    assert.fail(`${(e as Error).message}\nthe page showed (${picture ?? 'no screenshot'}): ${JSON.stringify(last, null, 1)}`);
+    assert.fail(`${(e as Error).message}\nthe page showed (${picture ?? 'no screenshot'}): ${JSON.stringify(last, null, 1)}\n${await extensionState()}`);
   }
+}
+
+/**
+ * What the extension itself holds when the page does not show what a test waits for: the page
+ * may be behind the extension (the workbench did not ask again) or the extension wrong.
+ */
+async function extensionState(): Promise<string> {
+  const lens = await api();
+  const doc = vscode.window.activeTextEditor?.document;
+  const lenses = doc ? await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri).then((l) => l.map((x) => x.command?.title), (err: Error) => err.message) : 'no active editor';
+  return [
+    `the extension: agent ${lens.model.profile.id} of ${lens.model.profiles.map((p) => p.id).join(', ')}; active ${doc?.uri.fsPath ?? 'none'}`,
+    `its CodeLenses now: ${JSON.stringify(lenses)}`,
+    `its chain view rows: ${JSON.stringify(treeRows(lens))}`,
+  ].join('\n');
 }
 
 /** What the side bar's rows show, `label — description`, as the page renders them. */
