@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { checkHost } from '../../src/cliGitIndex';
 import { check } from '../../src/core/check';
 import { NodeFileSystem } from '../../src/core/fs';
-import { CliGitIndex } from '../../src/core/git';
+import { CliGitIndex, SnapshotGitIndex } from '../../src/core/git';
 import { OneLookFileSystem } from '../../src/core/oneLookFs';
 import { PROFILES } from '../../src/core/profiles';
 
@@ -60,6 +60,32 @@ describe('CliGitIndex on a real repository', () => {
     );
     // A branch name may move to another commit: the listing of an id is not used for it.
     assert.deepEqual(index.committedTexts(root, files, 'main'), byPath);
+  });
+});
+
+describe('tracked files by name', () => {
+  before(() => {
+    // Names that must not match (another case, a longer name, a folder so named) beside those that must.
+    repository('il-git-named-', { 'AGENTS.md': 'a', 'x/CLAUDE.md': 'b', 'x/y/AGENTS.md': 'c', 'x/agents.md': 'd', 'x/NOTAGENTS.md': 'e', 'CLAUDE.md/AGENTS.mdx': 'f', 'odd\\CLAUDE.md': 'g' });
+    git('add', '-A');
+    git('commit', '-q', '-m', 'start');
+    write('new/AGENTS.md', 'untracked');
+    nodeFs.rmSync(path.join(root, 'x', 'CLAUDE.md'));
+  });
+
+  after(() => nodeFs.rmSync(root, { recursive: true, force: true }));
+
+  it('are the tracked files filtered by name, from the work tree listing or without it', async () => {
+    const names = ['CLAUDE.md', 'AGENTS.md'];
+    const tracked = new CliGitIndex(new NodeFileSystem()).trackedFiles(root)!;
+    // The definition CAR read them by: every tracked file, filtered by name (a deleted one is still tracked).
+    const expected = tracked.filter((f) => names.some((n) => f.endsWith(`/${n}`) || f.endsWith(`\\${n}`)));
+    assert.deepEqual(expected.map((f) => path.relative(root, f)).sort(), ['AGENTS.md', 'odd\\CLAUDE.md', 'x/CLAUDE.md', 'x/y/AGENTS.md'].map((f) => path.normalize(f)).sort());
+    const asked = new SnapshotGitIndex(new CliGitIndex(new NodeFileSystem()));
+    assert.deepEqual(asked.trackedFilesNamed(root, names), expected);
+    const listed = new SnapshotGitIndex(new CliGitIndex(new NodeFileSystem()));
+    await listed.listAhead(root);
+    assert.deepEqual(listed.trackedFilesNamed(root, names), expected);
   });
 });
 

@@ -33,6 +33,7 @@ import { byteCount, fmt } from '../text';
 export const CAR_DEFAULTS = { maxFiles: 8, maxFileBytes: 8 * 1024, maxTotalBytes: 24 * 1024 } as const;
 
 const NAMES = new Set(['CLAUDE.md', 'AGENTS.md']);
+const NAME_LIST = [...NAMES];
 
 interface Budgets {
   maxFiles: number;
@@ -99,8 +100,10 @@ function worktree(ctx: ResolveContext) {
   const budgets = budgetsOf(ctx);
   const gitRoot = ctx.git.root(ctx.launchDir);
   const root = gitRoot ?? ctx.launchDir;
-  // `git ls-files` fails outside a repository: then no nested file is read.
-  const tracked = gitRoot ? ctx.git.trackedFiles(gitRoot) : undefined;
+  // `git ls-files` fails outside a repository: then no nested file is read. Only the tracked files
+  // with CAR's names are asked for: every other is neither nested guidance (findNested) nor a
+  // path `untrackedOnTheWay` looks up, all named so.
+  const tracked = gitRoot ? (ctx.git.trackedFilesNamed?.(gitRoot, NAME_LIST) ?? ctx.git.trackedFiles(gitRoot)) : undefined;
   // The nested block is the same for every target of the worktree: worked out once per refresh.
   const key = `${root}\0${budgets.maxFiles}\0${budgets.maxFileBytes}\0${budgets.maxTotalBytes}`;
   const nested = ctx.memo(`nested\0${key}`, () => nestedInstructions(ctx, root, tracked, budgets, key));
