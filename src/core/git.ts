@@ -276,7 +276,10 @@ function relativeList(out: string | undefined): string[] | undefined {
 
 /** Git's relative paths made absolute under `root`, in the platform's spelling. */
 function absolute(root: string, rel: readonly string[]): string[] {
-  return rel.map((r) => (path.sep === '/' ? `${root}/${r}` : path.join(root, r)));
+  // Joined into one string each (`Array.join`), not concatenated: a concatenation is a pair of
+  // references that V8 copies into a string of its own when first read, keeping both.
+  const parts = [root, ''];
+  return rel.map((r) => (path.sep === '/' ? ((parts[1] = r), parts.join('/')) : path.join(root, r)));
 }
 
 /** `WORK_TREE_ARGS` with a pathspec for files named `name` in any folder (`**\/` matches the top too). */
