@@ -1,6 +1,8 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import * as vscode from 'vscode';
-import { loadBundle } from './codeCache';
+import { loadBundle, topCacheFile } from './codeCache';
 import type * as LensModule from './vscode/lens';
 import type { Lens } from './vscode/lens';
 import { coreCacheFile, startCheckThread, type CheckThread } from './vscode/checkThread';
@@ -53,21 +55,22 @@ export function activate(context: vscode.ExtensionContext): InstructionLensApi {
   // extension host's other work between would hold back the thread's start, and its load of the
   // core, which the first chain waits for, by 20-280 ms). It loads the core on its own thread
   // meanwhile: the first chain is resolved there.
-  // The core's code cache is named here once (the name hashes the bundle), for the worker and
-  // for this thread's own load of the core.
+  // The core's code cache is named here once (the name hashes the bundle), for both threads.
   const cacheDir = context.globalStorageUri.fsPath;
   let cacheFile: string | undefined;
+  let fromThread: Promise<Uint8Array | undefined> | undefined;
   queueMicrotask(() => {
-    if (!lens && !failure) thread = threadAhead(context, log, () => !!lens, (cacheFile = coreCacheFile(cacheDir)));
+    if (lens || failure) return;
+    thread = threadAhead(context, log, () => !!lens, (cacheFile = coreCacheFile(cacheDir)));
+    // A first start (no cache of the core yet) takes the chains' thread's (listened for before it can come).
+    if (thread && cacheFile && !existsSync(topCacheFile({ cacheFile }))) fromThread = coreCodeCacheFrom(thread.worker);
   });
   // Then the core, then the rest's code, then starting the rest (whose parts start their longer
   // steps in tasks of their own), each in a task of its own: the extension host's other work (and
   // the other extensions starting) runs between them.
   inTasks([
-    // The core (src/core, the agents' profiles and their libraries), a bundle of its own, with
-    // the code cache the worker threads write (src/codeCache.ts); when that fails, the rest's
-    // `require` of it loads it.
-    () => loadBundle(join(__dirname, 'core.js'), cacheDir, true, cacheFile),
+    // The core (src/core, the agents' profiles and their libraries): the next steps wait for it.
+    () => (fromThread ? fromThread.then((given) => loadCore(log, cacheDir, cacheFile, given)) : loadCore(log, cacheDir, cacheFile)),
     () => {
       try {
         lensModule();
@@ -129,14 +132,48 @@ function threadAhead(context: vscode.ExtensionContext, log: vscode.LogOutputChan
   }
 }
 
-/** Runs each step in a task of its own, one after the other. */
+/** Runs each step in a task of its own, one after the other (after the step's promise, when it returns one). */
 function inTasks(steps: (() => unknown)[]): void {
   const [step, ...next] = steps;
   if (step)
     setTimeout(() => {
-      step();
-      inTasks(next);
+      const done = step();
+      if (done instanceof Promise) void done.then(() => inTasks(next));
+      else inTasks(next);
     });
+}
+
+/**
+ * Loads the core's bundle with the code cache the worker threads write (src/codeCache.ts), or
+ * `given`, the one the chains' thread handed over on a first start (compiling the core here held
+ * this thread 40-960 ms in the bench's first starts); when that fails, the rest's `require` of it
+ * loads it.
+ */
+function loadCore(log: vscode.LogOutputChannel, cacheDir: string, cacheFile?: string, given?: Uint8Array): void {
+  const t = performance.now();
+  const core = loadBundle(join(__dirname, 'core.js'), cacheDir, true, cacheFile, given);
+  if (core) log.info(`Loaded the core in ${(performance.now() - t).toFixed(1)} ms, ${core.cached ? `with V8's code cache${given ? " from the chains' thread" : ''}` : 'compiled'}`);
+}
+
+/** How long a first start waits for the chains' thread's cache of the core before compiling it here. */
+const CORE_CACHE_WAIT_MS = 3000;
+
+/**
+ * The chains' thread's cache of the core, which it compiles anyway, off this thread
+ * (src/workerCodeCache.ts): undefined when it has none, stopped or took too long.
+ */
+function coreCodeCacheFrom(worker: Worker): Promise<Uint8Array | undefined> {
+  return new Promise((resolve) => {
+    const done = (data?: Uint8Array) => {
+      clearTimeout(timer);
+      worker.off('message', message).off('exit', exit);
+      resolve(data);
+    };
+    const message = (m: { coreCodeCache?: Uint8Array }) => void ('coreCodeCache' in m && done(m.coreCodeCache));
+    const exit = () => done();
+    const timer = setTimeout(exit, CORE_CACHE_WAIT_MS);
+    worker.on('message', message).once('exit', exit);
+  });
 }
 
 function lensModule(): typeof LensModule {
