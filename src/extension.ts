@@ -70,7 +70,7 @@ export function activate(context: vscode.ExtensionContext): InstructionLensApi {
   // the other extensions starting) runs between them.
   inTasks([
     // The core (src/core, the agents' profiles and their libraries): the next steps wait for it.
-    () => (fromThread ? fromThread.then((given) => loadCore(log, cacheDir, cacheFile, given)) : loadCore(log, cacheDir, cacheFile)),
+    () => (fromThread ? fromThread.then((given) => loadCore(cacheDir, cacheFile, given)) : loadCore(cacheDir, cacheFile)),
     () => {
       try {
         lensModule();
@@ -149,30 +149,20 @@ function inTasks(steps: (() => unknown)[]): void {
  * this thread 40-960 ms in the bench's first starts); when that fails, the rest's `require` of it
  * loads it.
  */
-function loadCore(log: vscode.LogOutputChannel, cacheDir: string, cacheFile?: string, given?: Uint8Array): void {
-  const t = performance.now();
-  const core = loadBundle(join(__dirname, 'core.js'), cacheDir, true, cacheFile, given);
-  if (core) log.info(`Loaded the core in ${(performance.now() - t).toFixed(1)} ms, ${core.cached ? `with V8's code cache${given ? " from the chains' thread" : ''}` : 'compiled'}`);
+function loadCore(cacheDir: string, cacheFile?: string, given?: Uint8Array): void {
+  loadBundle(join(__dirname, 'core.js'), cacheDir, true, cacheFile, given);
 }
 
-/** How long a first start waits for the chains' thread's cache of the core before compiling it here. */
-const CORE_CACHE_WAIT_MS = 3000;
-
 /**
- * The chains' thread's cache of the core, which it compiles anyway, off this thread
- * (src/workerCodeCache.ts): undefined when it has none, stopped or took too long.
+ * The chains' thread's cache of the core, which it compiles anyway, off this thread, and sends
+ * as its first message (src/workerCodeCache.ts): undefined when it has none, stopped or took 3 s
+ * (its message then still taken here, left for no one).
  */
 function coreCodeCacheFrom(worker: Worker): Promise<Uint8Array | undefined> {
   return new Promise((resolve) => {
-    const done = (data?: Uint8Array) => {
-      clearTimeout(timer);
-      worker.off('message', message).off('exit', exit);
-      resolve(data);
-    };
-    const message = (m: { coreCodeCache?: Uint8Array }) => void ('coreCodeCache' in m && done(m.coreCodeCache));
-    const exit = () => done();
-    const timer = setTimeout(exit, CORE_CACHE_WAIT_MS);
-    worker.on('message', message).once('exit', exit);
+    // How long a first start waits for it before compiling the core here.
+    setTimeout(resolve, 3000, undefined);
+    worker.once('message', (m: { coreCodeCache?: Uint8Array }) => resolve(m.coreCodeCache)).once('exit', () => resolve(undefined));
   });
 }
 
