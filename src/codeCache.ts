@@ -26,18 +26,17 @@ export interface LoadedBundle {
  * either) leaves it to `require`. Returns undefined then, or when it was loaded already.
  * `top`: the cache of what loading the bundle compiled, no more (`topCacheFile`), not the
  * worker's cache of what its work ran too. `known`: the worker's cache file of the bundle
- * (`cacheFileOf`), when the thread that started this one worked it out. `given`: the cache to
- * take, rather than the file's.
+ * (`cacheFileOf`), when the thread that started this one worked it out.
  */
-export function loadBundle(file: string, dir: string | undefined, top = false, known?: string, given?: Uint8Array): LoadedBundle | undefined {
+export function loadBundle(file: string, dir: string | undefined, top = false, known?: string): LoadedBundle | undefined {
   if (require.cache[file] || !dir) return undefined;
   try {
     const bytes = readFileSync(file);
     const workers = known ?? cacheFileOf(file, dir, bytes);
     const cacheFile = top ? topCacheFile({ cacheFile: workers }) : workers;
-    let cachedData = given;
+    let cachedData: Buffer | undefined;
     try {
-      cachedData ??= readFileSync(cacheFile);
+      cachedData = readFileSync(cacheFile);
     } catch {
       // none yet
     }

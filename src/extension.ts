@@ -1,8 +1,6 @@
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Worker } from 'node:worker_threads';
 import * as vscode from 'vscode';
-import { loadBundle, topCacheFile } from './codeCache';
+import { loadBundle } from './codeCache';
 import type * as LensModule from './vscode/lens';
 import type { Lens } from './vscode/lens';
 import { coreCacheFile, startCheckThread, type CheckThread } from './vscode/checkThread';
@@ -55,22 +53,21 @@ export function activate(context: vscode.ExtensionContext): InstructionLensApi {
   // extension host's other work between would hold back the thread's start, and its load of the
   // core, which the first chain waits for, by 20-280 ms). It loads the core on its own thread
   // meanwhile: the first chain is resolved there.
-  // The core's code cache is named here once (the name hashes the bundle), for both threads.
+  // The core's code cache is named here once (the name hashes the bundle), for the worker and
+  // for this thread's own load of the core.
   const cacheDir = context.globalStorageUri.fsPath;
   let cacheFile: string | undefined;
-  let fromThread: Promise<Uint8Array | undefined> | undefined;
   queueMicrotask(() => {
-    if (lens || failure) return;
-    thread = threadAhead(context, log, () => !!lens, (cacheFile = coreCacheFile(cacheDir)));
-    // A first start (no cache of the core yet) takes the chains' thread's (listened for before it can come).
-    if (thread && cacheFile && !existsSync(topCacheFile({ cacheFile }))) fromThread = coreCodeCacheFrom(thread.worker);
+    if (!lens && !failure) thread = threadAhead(context, log, () => !!lens, (cacheFile = coreCacheFile(cacheDir)));
   });
   // Then the core, then the rest's code, then starting the rest (whose parts start their longer
   // steps in tasks of their own), each in a task of its own: the extension host's other work (and
   // the other extensions starting) runs between them.
   inTasks([
-    // The core (src/core, the agents' profiles and their libraries): the next steps wait for it.
-    () => (fromThread ? fromThread.then((given) => loadCore(cacheDir, cacheFile, given)) : loadCore(cacheDir, cacheFile)),
+    // The core (src/core, the agents' profiles and their libraries), a bundle of its own, with
+    // the code cache the worker threads write (src/codeCache.ts); when that fails, the rest's
+    // `require` of it loads it.
+    () => loadBundle(join(__dirname, 'core.js'), cacheDir, true, cacheFile),
     () => {
       try {
         lensModule();
@@ -132,38 +129,14 @@ function threadAhead(context: vscode.ExtensionContext, log: vscode.LogOutputChan
   }
 }
 
-/** Runs each step in a task of its own, one after the other (after the step's promise, when it returns one). */
+/** Runs each step in a task of its own, one after the other. */
 function inTasks(steps: (() => unknown)[]): void {
   const [step, ...next] = steps;
   if (step)
     setTimeout(() => {
-      const done = step();
-      if (done instanceof Promise) void done.then(() => inTasks(next));
-      else inTasks(next);
+      step();
+      inTasks(next);
     });
-}
-
-/**
- * Loads the core's bundle with the code cache the worker threads write (src/codeCache.ts), or
- * `given`, the one the chains' thread handed over on a first start (compiling the core here held
- * this thread 40-960 ms in the bench's first starts); when that fails, the rest's `require` of it
- * loads it.
- */
-function loadCore(cacheDir: string, cacheFile?: string, given?: Uint8Array): void {
-  loadBundle(join(__dirname, 'core.js'), cacheDir, true, cacheFile, given);
-}
-
-/**
- * The chains' thread's cache of the core, which it compiles anyway, off this thread, and sends
- * as its first message (src/workerCodeCache.ts): undefined when it has none, stopped or took 3 s
- * (its message then still taken here, left for no one).
- */
-function coreCodeCacheFrom(worker: Worker): Promise<Uint8Array | undefined> {
-  return new Promise((resolve) => {
-    // How long a first start waits for it before compiling the core here.
-    setTimeout(resolve, 3000, undefined);
-    worker.once('message', (m: { coreCodeCache?: Uint8Array }) => resolve(m.coreCodeCache)).once('exit', () => resolve(undefined));
-  });
 }
 
 function lensModule(): typeof LensModule {

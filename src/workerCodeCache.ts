@@ -4,7 +4,7 @@
 // extension; the passes' thread stops when idle), writes one once its first chains have run, so
 // it holds what they compiled, and the extension host's.
 import { join } from 'node:path';
-import { parentPort, workerData } from 'node:worker_threads';
+import { workerData } from 'node:worker_threads';
 import { loadBundle, topCacheFile, writeCodeCache } from './codeCache';
 
 /** How long after loading the core the cache is written (the first chain and pass have run by then). */
@@ -14,14 +14,10 @@ const TOP_AFTER_MS = 5_000;
 
 const { codeCacheDir, codeCacheFile, writesCodeCache } = (workerData ?? {}) as { codeCacheDir?: string; codeCacheFile?: string; writesCodeCache?: boolean };
 const core = loadBundle(join(__dirname, 'core.js'), codeCacheDir, false, codeCacheFile);
-const top = core && !core.cached && writesCodeCache ? core.script.createCachedData() : undefined;
-if (core && top) {
+if (core && !core.cached && writesCodeCache) {
   // And the extension host's (src/codeCache.ts: `topCacheFile`): what loading the core compiled,
   // taken now (1-2 ms), written once the first chain is answered.
+  const top = core.script.createCachedData();
   setTimeout(() => writeCodeCache({ ...core, cacheFile: topCacheFile(core) }, top), TOP_AFTER_MS).unref();
   setTimeout(() => writeCodeCache(core), CACHE_AFTER_MS).unref();
 }
-// The extension host waits for it on a first start, where it has no cache of the core yet
-// (src/extension.ts), rather than compile the core on its own thread; with none here, it does.
-// Before any answer: the host's CheckWorker finds no question of its for it.
-if (writesCodeCache) parentPort?.postMessage({ coreCodeCache: top });

@@ -434,32 +434,6 @@ describe('the worker thread (dist/checkWorker.js, as the extension starts it)', 
       await passAsTheServiceDoes(worker);
     });
 
-  it("as the chains' thread, hands its cache of the core to the extension host before any answer on a first start (taken there), and says it has none otherwise", async () => {
-    const bundle = path.resolve('dist', 'checkWorker.js');
-    for (const [storage, first] of [
-      [() => nodeFs.mkdtempSync(path.join(os.tmpdir(), 'il-storage-')), true],
-      [storageWithCache, false],
-    ] as const) {
-      const worker = new Worker(bundle, { workerData: { caseProbeDir: root, codeCacheDir: storage(), writesCodeCache: true } });
-      const handed = await new Promise<{ coreCodeCache?: Uint8Array }>((resolve, reject) => {
-        worker.once('message', resolve);
-        worker.once('error', reject);
-        // Unasked, it sends nothing else.
-        setTimeout(() => reject(new Error('the thread handed over nothing')), 20_000).unref();
-      });
-      assert.ok('coreCodeCache' in handed, 'the first message is the cache');
-      if (first) {
-        // The extension host's load (src/extension.ts): a copy of the bundle, so V8 compiles it rather than finding this thread's compilation.
-        const copy = path.join(nodeFs.mkdtempSync(path.join(os.tmpdir(), 'il-dist-')), 'core.js');
-        nodeFs.copyFileSync(path.resolve('dist', 'core.js'), copy);
-        const host = nodeFs.mkdtempSync(path.join(os.tmpdir(), 'il-storage-'));
-        assert.equal(loadBundle(copy, host, true, undefined, handed.coreCodeCache)?.cached, true, 'V8 took it');
-        assert.deepEqual(nodeFs.readdirSync(host), [], 'read nothing from disk, wrote nothing');
-      } else assert.equal(handed.coreCodeCache, undefined, 'the core was loaded with a cache: none to hand over');
-      await passAsTheServiceDoes(worker);
-    }
-  });
-
   async function passAsTheServiceDoes(worker: Worker) {
     try {
       const answer = await new Promise<CheckAnswer>((resolve, reject) => {

@@ -28,12 +28,12 @@ let copies = 0;
  * Loads the bundle as a new extension host or worker would: a copy of it in a folder of its own,
  * so that V8 compiles it rather than taking this process's compilation of an earlier copy.
  */
-function load(dir: string | undefined, top = false, known?: (file: string) => string, given?: Uint8Array): LoadedBundle | undefined {
+function load(dir: string | undefined, top = false, known?: (file: string) => string): LoadedBundle | undefined {
   const folder = path.join(tmp, 'dist', String(copies++));
   const file = path.join(folder, 'core.js');
   nodeFs.mkdirSync(folder, { recursive: true });
   nodeFs.copyFileSync(bundle, file);
-  const loaded = loadBundle(file, dir, top, known?.(file), given);
+  const loaded = loadBundle(file, dir, top, known?.(file));
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const exports = require(file) as { answer(): number; dir: string; sep: string };
   assert.equal(exports.answer(), 42);
@@ -106,18 +106,6 @@ describe('the code cache of a bundle (src/codeCache.ts)', () => {
     const known = load(dir, false, (file) => cacheFileOf(file, dir));
     assert.equal(known?.cached, true);
     assert.equal(known.cacheFile, first.cacheFile);
-  });
-
-  it("takes a cache handed over (the chains' thread's, on a first start) rather than the file's; one V8 rejects is compiled as usual", () => {
-    const dir = path.join(tmp, 'given');
-    const worker = load(dir)!;
-    const handed = new Uint8Array(worker.script.createCachedData());
-    const host = load(dir, true, undefined, handed);
-    assert.equal(host?.cached, true);
-    assert.deepEqual(caches(dir), [], 'nothing on disk');
-    writeCodeCache({ ...worker, cacheFile: topCacheFile(worker) }, Buffer.from('not a code cache'));
-    assert.equal(load(dir, true, undefined, handed)?.cached, true, "the file's is not read");
-    assert.equal(load(dir, true, undefined, new Script('"another script"').createCachedData())?.cached, false);
   });
 
   it('loads without a cache where none can be written, silently', () => {
