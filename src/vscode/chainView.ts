@@ -75,12 +75,16 @@ export class ChainTreeProvider implements vscode.TreeDataProvider<ChainNode> {
     this.emitter.fire(undefined);
   }
 
-  /** Every row as the workbench gets it (its item, in tree order, with its depth), as one string. */
+  /**
+   * Every row as the workbench gets it (its item, in tree order, with its depth), as one string.
+   * With its tooltip's text: the workbench keeps a row's resolved tooltip until the tree is refreshed.
+   */
   private rowsKey(): string {
     const out: string[] = [];
     const walk = (nodes: readonly ChainNode[], depth: number) => {
       for (const node of nodes) {
-        out.push(`${depth} ${JSON.stringify(this.getTreeItem(node))}`);
+        const tip = node.type === 'source' && this.active ? tooltip(node.source, this.active).value : '';
+        out.push(`${depth} ${JSON.stringify(this.getTreeItem(node))} ${tip}`);
         walk(node.children, depth + 1);
       }
     };

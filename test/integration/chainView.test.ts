@@ -164,6 +164,28 @@ describe('the chain view', () => {
     await until(() => sent() === '29 chars', 'the size back');
   });
 
+  it('redraws its rows only when one changed, its tooltip included', async () => {
+    await open('packages/api/src/routes/orders.ts');
+    await expectTree(lens, ORDERS_TREE);
+    let told = 0;
+    const counting = lens.chainView.provider.onDidChangeTreeData(() => told++);
+    try {
+      // The same chain resolved again: every row as it was, nothing for the workbench to fetch.
+      const again = new Promise<void>((resolve) => {
+        const once = lens.model.onDidChange(() => (once.dispose(), resolve()));
+      });
+      await vscode.commands.executeCommand('instructionLens.refresh');
+      await again;
+      assert.equal(told, 0, 'an unchanged chain redrew the view');
+      // An import grows: its row reads the same, its tooltip does not.
+      write('docs/conventions.md', 'Prefer small, pure functions. Name them well.\n');
+      await until(() => /- sent: 45 chars/.test(tooltipOf(lens, 'conventions.md')), 'the new size of the import');
+      assert.ok(told > 0, 'the view kept the old tooltip');
+    } finally {
+      counting.dispose();
+    }
+  });
+
   it('switches agent from the quick pick and remembers it', async () => {
     await open('packages/api/src/routes/orders.ts');
     await until(() => String(lens.chainView.view.message).startsWith('Claude Code · ') && lens.chainView.view.description === '98 chars', 'Claude Code selected');
