@@ -2,6 +2,7 @@ import { diag } from './diagnostics';
 import type { FileSystem } from './fs';
 import type { Diagnostic, Source } from './model';
 import { readText } from './readText';
+import { getOrSet } from './profile';
 
 /**
  * A file whose whole text is one relative path to another file is, in practice, a symbolic link
@@ -34,8 +35,7 @@ export function linkAsTextDiagnostics(
     const s = sources[i];
     if (!SENT.has(s.status) || s.bytes > MAX_BYTES || s.bytes === 0) continue;
     byPath ??= memo('link-as-text', () => new Map<string, Diagnostic | undefined>());
-    let d = byPath.get(s.path);
-    if (d === undefined && !byPath.has(s.path)) byPath.set(s.path, (d = linkAsText(fs, s.path, agent)));
+    const d = getOrSet(byPath, s.path, () => linkAsText(fs, s.path, agent));
     if (d) out.push(d);
   }
   return out;

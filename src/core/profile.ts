@@ -186,6 +186,17 @@ export interface ResolveContext extends ProfileEnv {
   memo<T>(key: string, compute: () => T): T;
 }
 
+/**
+ * `map`'s answer for `key`, computed once (an undefined answer too): for a map a profile keeps
+ * per refresh under one `memo` key (by folder, by file), where a key string of its own per
+ * question was made and hashed for every chain.
+ */
+export function getOrSet<K, V>(map: Map<K, V>, key: K, compute: () => V): V {
+  let value = map.get(key);
+  if (value === undefined && !map.has(key)) map.set(key, (value = compute()));
+  return value as V;
+}
+
 export interface ProfileResult {
   sources: Source[];
   budget: Budget;

@@ -7,7 +7,7 @@ import { findClaudeImports, MAX_MARKDOWN_NESTING, stripBlockComments, tooDeepToP
 import { ParseCache } from '../parseCache';
 import { newSource, setInjected, type Diagnostic, type RenderPart, type Source, type SourceKind } from '../model';
 import { dirsBelow, filesBelow, folderOf, isInside, platformPath, readsAsPath, sameName } from '../paths';
-import type { LocalRun, Profile, ProfileResult, ResolveContext } from '../profile';
+import { getOrSet, type LocalRun, type Profile, type ProfileResult, type ResolveContext } from '../profile';
 import { describeReadFailure, lossyDiagnostic, readFailureCode, readFailureDiagnostic, readLossy, readText, sizes } from '../readText';
 import { charCount, fmt } from '../text';
 
@@ -424,14 +424,12 @@ function walkedTo(ctx: ResolveContext, folder: string): Walked {
   const steps = ctx.memo(`folders\0${key}`, () => new Map<string, Walked>());
   const dirs = dirsBelow(ctx.launchDir, folder, ctx.fs);
   for (let i = 0; i < dirs.length; i++) {
-    const dir = dirs[i];
-    let step = steps.get(dir);
-    if (!step) {
-      const found = copyFound(ctx, at.found, false);
-      onReadFolder(ctx, found, at.hasClaudeMd, dir);
-      steps.set(dir, (step = { found, hasClaudeMd: at.hasClaudeMd }));
-    }
-    at = step;
+    const above = at;
+    at = getOrSet(steps, dirs[i], (): Walked => {
+      const found = copyFound(ctx, above.found, false);
+      onReadFolder(ctx, found, above.hasClaudeMd, dirs[i]);
+      return { found, hasClaudeMd: above.hasClaudeMd };
+    });
   }
   return at;
 }

@@ -5,7 +5,7 @@ import { globProblem, matchesAny, relativeInside } from '../globs';
 import type { Diagnostic, RenderPart, Source, SourceKind } from '../model';
 import { compareRustPaths, folderOf, isInside, platformPath, readsAsPath } from '../paths';
 import type { PathApi } from '../fs';
-import type { ImportRef, LocalRun, Profile, ProfileResult, ResolveContext } from '../profile';
+import { getOrSet, type ImportRef, type LocalRun, type Profile, type ProfileResult, type ResolveContext } from '../profile';
 import { ParseCache } from '../parseCache';
 import { describeReadFailure, lossyDiagnostic, readFailureCode, readFailureDiagnostic, readLossy, sizes } from '../readText';
 
@@ -180,14 +180,11 @@ class Resolver {
   /** The names of ANY_CASE a folder holds in some case, lower-cased, once per refresh. */
   private namesIgnoringCase(dir: string): Set<string> {
     // A map per refresh, by folder: no key string built for each name asked in each folder.
-    const byDir = this.ctx.memo('namesIgnoringCase', () => new Map<string, Set<string>>());
-    let names = byDir.get(dir);
-    if (!names) {
-      names = new Set<string>();
+    return getOrSet(this.ctx.memo('namesIgnoringCase', () => new Map<string, Set<string>>()), dir, () => {
+      const names = new Set<string>();
       for (const n of this.ctx.fs.readDirNames?.(dir) ?? this.ctx.fs.readDir(dir).map((e) => e.name)) if (ANY_CASE_LOWER.has(n.toLowerCase())) names.add(n.toLowerCase());
-      byDir.set(dir, names);
-    }
-    return names;
+      return names;
+    });
   }
 
   /** A folder's files by their lower-case name (the first listed wins), once per refresh: every chain below asks. */
@@ -388,13 +385,10 @@ class Resolver {
   ruleFile(file: string, doc: Doc, display: string): RuleFile {
     // By file, then by name shown: no key string built for each file of each chain.
     const byFile = this.ctx.memo('ruleFiles', () => new Map<string, Map<string, { rf: RuleFile; problems: Diagnostic[] }>>());
-    let byDisplay = byFile.get(file);
-    if (!byDisplay) byFile.set(file, (byDisplay = new Map()));
-    let parsed = byDisplay.get(display);
-    if (!parsed) {
+    const parsed = getOrSet(getOrSet(byFile, file, () => new Map()), display, () => {
       const problems: Diagnostic[] = [];
-      byDisplay.set(display, (parsed = { rf: parseRuleFile(file, doc, display, problems), problems }));
-    }
+      return { rf: parseRuleFile(file, doc, display, problems), problems };
+    });
     this.diagnostics.push(...parsed.problems);
     return parsed.rf;
   }
@@ -870,9 +864,10 @@ function onReadRules(r: Resolver, d: string, targetRel: string): string[] {
   const { ctx, root } = r;
   const texts: string[] = [];
   // The same for every chain through the folder: listed once per refresh.
-  const byFolder = ctx.memo('rulesByFolder', () => new Map<string, string[]>());
-  let files = byFolder.get(d);
-  if (!files) byFolder.set(d, (files = [...listTree(ctx, path.join(d, '.github', 'instructions'), isInstructionsFile), ...listTree(ctx, path.join(d, '.claude', 'rules'), isRuleFile)]));
+  const files = getOrSet(ctx.memo('rulesByFolder', () => new Map<string, string[]>()), d, () => [
+    ...listTree(ctx, path.join(d, '.github', 'instructions'), isInstructionsFile),
+    ...listTree(ctx, path.join(d, '.claude', 'rules'), isRuleFile),
+  ]);
   for (let i = 0; i < files.length; i++) {
     const file = files[i];
     const doc = r.read(file, 'rule', root, 'on-read');

@@ -2,7 +2,7 @@ import { diag } from '../diagnostics';
 import { parseFrontmatter } from '../frontmatter';
 import { newSource, setInjected, type Diagnostic, type RenderPart, type Source, type SourceKind } from '../model';
 import { dirsBelow, hasExactName, isInside } from '../paths';
-import type { Profile, ProfileResult, ResolveContext } from '../profile';
+import { getOrSet, type Profile, type ProfileResult, type ResolveContext } from '../profile';
 import { readText, sizes } from '../readText';
 import { byteCount, charCount, fmt, positionAt, takeChars } from '../text';
 
@@ -822,14 +822,10 @@ function renderDirectories(s: Session, repo: Repository, chain: Chain): void {
  * found once per refresh (`byDir`): every chain below the folder lists them.
  */
 function workOnlyGuidance(s: Session, repo: Repository, byDir: Map<string, string[]>, dir: string): string[] {
-  let files = byDir.get(dir);
-  if (!files) {
-    const path = s.ctx.fs.path;
+  return getOrSet(byDir, dir, () => {
     const committed = repo.guidanceDirs.get(dir);
-    files = GUIDANCE.map((name) => path.join(dir, name)).filter((f) => !committed?.includes(f) && s.onDisk(f));
-    byDir.set(dir, files);
-  }
-  return files;
+    return GUIDANCE.map((name) => s.ctx.fs.path.join(dir, name)).filter((f) => !committed?.includes(f) && s.onDisk(f));
+  });
 }
 
 /** The "what was read" line at the start of the session [reconstructed from the docs]. */
