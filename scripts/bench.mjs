@@ -9,6 +9,7 @@
 //                                        ten times over its goal
 //   npm run bench -- --corpus vscode     only the extension in the real VS Code (test262's shape)
 //   npm run bench -- --no-vscode         everything but the extension in VS Code
+//   IL_BENCH_KEEP=1 npm run bench …      keep the work folder (the VS Code windows' figures and logs)
 //
 // Trees come from scripts/bench/trees.mjs (cached under the system's temporary folder).
 // Baselines: Node's own start-up; `git ls-files` with every agent's file patterns (the floor of
@@ -196,7 +197,9 @@ if (!short && (!only || only === 'hostile')) {
     goal('hostile tree', what, ms, start, 'node', ratio);
   }
 }
-rmSync(work, { recursive: true, force: true });
+// IL_BENCH_KEEP=1 keeps the work folder: each VS Code window's figures (vscode-*.json) and logs.
+if (process.env.IL_BENCH_KEEP) console.log(`\nwork folder kept: ${work}`);
+else rmSync(work, { recursive: true, force: true });
 
 console.log(`\n## Goals${short ? ' (--short: failing only when missed tenfold)' : ''}\n`);
 console.log('| shape | goal | figure | baseline | ratio | goal ratio | result |');

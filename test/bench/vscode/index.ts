@@ -190,7 +190,9 @@ async function measure(config: Config, result: Record<string, unknown>): Promise
   // Memory at rest, as a window sits once the user stops editing: the same wait in both windows,
   // past the stop of the extension's worker for the workspace checks (5 s after its last check).
   // Read sooner, the figure caught that worker's heap, which it gives back by design.
+  const resting = loopMonitor();
   await sleep(AT_REST_MS);
+  result.restLoop = resting.stop();
   result.whole = whole.stop();
   const memory = process.memoryUsage();
   result.rssMb = mb(memory.rss);
