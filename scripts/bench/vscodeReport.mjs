@@ -13,13 +13,15 @@ const stalls = (loop) => (loop.stalls ?? []).toSorted((a, b) => b.ms - a.ms).sli
 const AT_REST_S = 10;
 
 /**
- * The longest event-loop block over the phases in which the extension runs: from its activation
- * (the start-up phase) to the end. Not the whole run: before activation the window starts on its
- * own (the bench activates the extension itself, none of its code runs before), and between the
- * phases the bench writes its profiles (IL_BENCH_PROFILE), each a stall of several hundred ms in
- * both windows that neither window's figures should count.
+ * The phases in which the extension runs, from its activation (the start-up phase) to the end;
+ * the goal compares each with the same phase of the baseline window, so a stall of the window's
+ * own in one phase does not hide one of ours in another. Not the whole run: before activation
+ * the window starts on its own (the bench activates the extension itself, none of its code runs
+ * before), and between the phases the bench writes its profiles (IL_BENCH_PROFILE), each a stall
+ * of several hundred ms in both windows that neither window's figures should count.
  */
-const running = (r) => Math.max(r.startup.maxMs, r.switchLoop.maxMs, r.editLoop.maxMs, r.restLoop.maxMs);
+const PHASES = [['start-up', 'startup'], ['switches', 'switchLoop'], ['edits', 'editLoop'], ['at rest', 'restLoop']];
+const running = (r) => Math.max(...PHASES.map(([, key]) => r[key].maxMs));
 
 /** One write of the edits: where its time went. */
 const step = (s) => `${f(s.shownMs)} (${f(s.deliveryMs)} + ${f(s.shownMs - s.deliveryMs)}${s.look ? `: ${[s.look.debounce, s.look.queued, s.look.worker, s.look.answerQueued, s.look.published].map(f).join(' / ')}${s.look.onCore === undefined ? '' : ` (the worker ${f(s.look.onCore)} on a core, ${f(s.look.waitingForCore)} waiting for one)`}${s.look.anew ? ', the worker reading everything anew' : ''}` : ''})`;
@@ -88,12 +90,13 @@ export function reportVscode({ with: w, without: b, bundles }, print) {
   for (const [what, a, c] of rows) print(`| ${what} | ${a} | ${c} |`);
   print(`(the watcher's debounce before an edit's quick look: ${DEBOUNCE_MS} ms; "after the debounce" below is the figure minus it)`);
   const updated = Math.max(w.edit.appear.max, w.edit.clear.max);
+  const worst = PHASES.map(([phase, key]) => ({ phase, over: w[key].maxMs - b[key].maxMs })).reduce((a, c) => (c.over > a.over ? c : a));
   return [
     { what: 'activation (code loading + activate())', figure: w.codeLoadingMs + w.activateCallMs, limit: 50, unit: 'ms' },
     { what: 'first chain, after activation', figure: w.firstChainMs, limit: 1000, unit: 'ms' },
     { what: 'editor switch: the extension following it, p95', figure: w.switch.followed.p95, limit: 50, unit: 'ms' },
     { what: `edit → its diagnostic shown or gone, from VS Code's delivery of the event, after the debounce, max (from the write: ${f(Math.max(0, updated - DEBOUNCE_MS))} ms)`, figure: Math.max(0, w.edit.fromDelivery.max - DEBOUNCE_MS), limit: 300, unit: 'ms' },
-    { what: 'longest event-loop delay while the extension runs, beyond the baseline window\'s in the same phases', figure: Math.max(0, running(w) - running(b)), limit: 50, unit: 'ms' },
+    { what: `longest event-loop delay beyond the baseline window's in the same phase, worst phase (${worst.phase})`, figure: Math.max(0, worst.over), limit: 50, unit: 'ms' },
     { what: 'memory (RSS) over the baseline window', figure: w.rssMb - b.rssMb, limit: 50, unit: 'MB' },
     { what: 'inotify watches added by the extension host', figure: w.watches.extensionHost - b.watches.extensionHost, limit: 50, unit: 'watches' },
     { what: 'the extension\'s JavaScript in the .vsix, every bundle', figure: shippedKb, limit: 500, unit: 'KB' },
