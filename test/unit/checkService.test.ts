@@ -434,6 +434,41 @@ describe('the worker thread (dist/checkWorker.js, as the extension starts it)', 
       await passAsTheServiceDoes(worker);
     });
 
+  it(
+    'runs the passes at a lower priority than the extension host\'s thread, and the chains at the same (on Linux)',
+    { skip: process.platform !== 'linux' && 'a thread has a priority of its own on Linux only' },
+    async () => {
+      const bundle = path.resolve('dist', 'checkWorker.js');
+      const threads = () => new Set(nodeFs.readdirSync('/proc/self/task'));
+      const nice = (tid: string) => {
+        const stat = nodeFs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      };
+      const host = nice(String(process.pid));
+      // Each thread as the extension starts it (src/vscode/checkThread.ts), after it answered a pass.
+      const started = async (writesCodeCache: boolean) => {
+        const before = threads();
+        const worker = new Worker(bundle, { workerData: { caseProbeDir: root, writesCodeCache } });
+        await new Promise<CheckAnswer>((resolve, reject) => {
+          worker.once('message', resolve);
+          worker.once('error', reject);
+          worker.postMessage({ kind: 'check', id: 1, jobs: [{ root, ...folder() }], change: change() } satisfies CheckMessage);
+        });
+        return { worker, niceOfNew: [...threads()].filter((t) => !before.has(t)).map(nice) };
+      };
+      const passes = await started(false);
+      const chains = await started(true);
+      try {
+        assert.ok(passes.niceOfNew.includes(Math.max(10, host)), `the passes' thread's priority: ${passes.niceOfNew.join(', ')} (the host's ${host})`);
+        assert.deepEqual(new Set(chains.niceOfNew), new Set([host]), 'the chains\' thread keeps the host\'s priority');
+        assert.equal(nice(String(process.pid)), host, 'the host\'s own thread keeps its priority');
+      } finally {
+        await passes.worker.terminate();
+        await chains.worker.terminate();
+      }
+    },
+  );
+
   async function passAsTheServiceDoes(worker: Worker) {
     try {
       const answer = await new Promise<CheckAnswer>((resolve, reject) => {
