@@ -17,8 +17,8 @@ export interface CheckThread {
  * Starts dist/checkWorker.js (`caseProbeDir`: the volume the extension asks about, so names
  * compare as they do here; `codeCacheDir`: where the core's code cache is, src/codeCache.ts;
  * `writesCodeCache`: this thread writes it when V8 found none to take — one thread only, the
- * chains', which lives as long as the extension; `codeCacheFile`: the cache's name, when the
- * caller worked it out).
+ * chains', which lives as long as the extension; the other, the passes', runs at a lower
+ * priority, src/checkWorker.ts; `codeCacheFile`: the cache's name, when the caller worked it out).
  */
 export function startCheckThread(
   caseProbeDir: string | undefined,

@@ -193,6 +193,7 @@ async function measure(config: Config, result: Record<string, unknown>): Promise
   const resting = loopMonitor();
   await sleep(AT_REST_MS);
   result.restLoop = resting.stop();
+  result.restMs = AT_REST_MS;
   result.whole = whole.stop();
   const memory = process.memoryUsage();
   result.rssMb = mb(memory.rss);
