@@ -1,20 +1,23 @@
 // The in-process half of `npm run bench`: chains resolved inside one Node process, as the
 // extension host does, so process start-up is not counted. Bundled and run by scripts/bench.mjs:
-//   node inProcess.js <root> <file> <runs> [<other file>] [<fewest runs>]
+//   node inProcess.js <root> <file> <runs> [<other file>] [<fewest runs>] [<fewest new-file runs>]
 // prints one JSON line: per agent, the p50/p95 ms of a chain in a new refresh (everything read
 // again from disk and git, as after a change), for the file when the refresh has already
 // resolved the other file (an editor switch to a file not seen since the change: the
 // refresh's whole-workspace answers are there, the folders on the new file's way are not), and
 // in the same refresh (the same file again), and the calls made on the file system for one chain.
+// BENCH_AGENT=<id> measures only that agent: the bench runs one process per agent, so that no
+// agent's figures are timed with the garbage another one left.
 import { refreshHost, resolveChain } from '../../src/core/chain';
 import { NodeFileSystem, type FileSystem } from '../../src/core/fs';
 import { CliGitIndex } from '../../src/core/git';
 import { PROFILES } from '../../src/core/profiles';
 
-const [root, target, runsArg, otherArg, leastArg] = process.argv.slice(2);
+const [root, target, runsArg, otherArg, leastArg, leastNewArg] = process.argv.slice(2);
 const other = otherArg ?? root;
 const runs = Number(runsArg ?? 200);
 const least = Math.min(runs, Number(leastArg ?? 40));
+const leastNew = Math.min(runs, Number(leastNewArg ?? least));
 
 function percentile(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -47,7 +50,7 @@ for (const profile of PROFILES.filter((p) => !process.env.BENCH_AGENT || p.id ==
   // agents ask git, and the new-file loop also pays for the chain that warms each refresh. The
   // 95th percentile of fewer than 40 is the slowest one (index ⌊0.95·n⌋): with 40 the figure is
   // a percentile, not one interrupted run (the short bench, looking only for a tenfold slip, asks 5).
-  const enough = (xs: number[], since: number) => xs.length >= runs || (xs.length >= least && performance.now() - since > 2000);
+  const enough = (xs: number[], since: number, fewest = least) => xs.length >= runs || (xs.length >= fewest && performance.now() - since > 2000);
   const fresh: number[] = [];
   for (const since = performance.now(); !enough(fresh, since); ) {
     const host = newHost();
@@ -56,7 +59,10 @@ for (const profile of PROFILES.filter((p) => !process.env.BENCH_AGENT || p.id ==
     fresh.push(Number(process.hrtime.bigint() - t0) / 1e6);
   }
   const newFile: number[] = [];
-  for (const since = performance.now(); !enough(newFile, since); ) {
+  // The goal's figure: at least `leastNew`. Of 40 the 95th percentile is the second slowest, and
+  // one chain in 30 or so is held up by the thread losing its core for a millisecond or two (no
+  // profiler sample in the gap, less CPU time than wall time): two such in 40 failed the goal.
+  for (const since = performance.now(); !enough(newFile, since, leastNew); ) {
     const host = newHost();
     resolveChain({ ...req, target: other }, host);
     const t0 = process.hrtime.bigint();
