@@ -51,7 +51,7 @@ export async function benchVscode({ repo, tree, work, switches = 20, edits = 3, 
   const figures = {};
   for (const [name, extDir, withExtension] of [['without', withoutExt, false], ['with', withExt, true]]) {
     log(`  VS Code window ${withExtension ? 'with' : 'without'} the extension…`);
-    // IL_BENCH_PROFILE=<folder>: a CPU profile of each extension host's start-up and a heap snapshot at its end.
+    // IL_BENCH_PROFILE=<folder>: a CPU profile of each phase of each extension host (start-up, switches, edits, at rest) and a heap snapshot at its end.
     const profileDir = process.env.IL_BENCH_PROFILE ? path.resolve(process.env.IL_BENCH_PROFILE) : undefined;
     if (profileDir) fs.mkdirSync(profileDir, { recursive: true });
     // IL_BENCH_VIEW=1: the extension's window opens its chain view as it activates (a window restored

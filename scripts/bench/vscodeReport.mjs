@@ -71,6 +71,7 @@ export function reportVscode({ with: w, without: b, bundles }, print) {
     ['extension host event-loop delay, longest, edits', `${f(w.editLoop.maxMs)} ms`, `${f(b.editLoop.maxMs)} ms`],
     ['… its longest stalls in the edits, ms at the wall clock (the extension\'s log\'s)', stalls(w.editLoop), stalls(b.editLoop)],
     [`extension host event-loop delay, longest, at rest (${f(w.restMs / 1000)} s after the edits)`, `${f(w.restLoop.maxMs)} ms`, `${f(b.restLoop.maxMs)} ms`],
+    ['… its longest stalls at rest, ms at the wall clock (the extension\'s log\'s)', stalls(w.restLoop), stalls(b.restLoop)],
     ['extension host event-loop delay, longest, while the extension runs (start-up, switches, edits, at rest)', `${f(running(w))} ms`, `${f(running(b))} ms`],
     ['extension host event-loop delay, longest, whole run (also the window\'s own start before the extension is activated, and the bench\'s steps between phases)', `${f(w.whole.maxMs)} ms`, `${f(b.whole.maxMs)} ms`],
     ['… its longest stalls in the whole run, ms at the wall clock (the extension\'s log\'s)', stalls(w.whole), stalls(b.whole)],

@@ -190,6 +190,8 @@ async function measure(config: Config, result: Record<string, unknown>): Promise
   // Memory at rest, as a window sits once the user stops editing: the same wait in both windows,
   // past the stop of the extension's worker for the workspace checks (5 s after its last check).
   // Read sooner, the figure caught that worker's heap, which it gives back by design.
+  // Profiled too (IL_BENCH_PROFILE): a block at rest is nobody's work the phases before can explain.
+  const restProfiler = config.profileDir ? await startProfile() : undefined;
   const resting = loopMonitor();
   await sleep(AT_REST_MS);
   result.restLoop = resting.stop();
@@ -200,6 +202,8 @@ async function measure(config: Config, result: Record<string, unknown>): Promise
   result.heapMb = mb(memory.heapUsed);
   result.watches = inotifyWatches();
   result.diagnostics = countDiagnostics();
+  // After the memory is read: writing a profile makes garbage and blocks the thread.
+  if (restProfiler) await restProfiler.stop(path.join(config.profileDir!, `${config.name}-rest.cpuprofile`));
   if (allocations) await allocations.stop(path.join(config.profileDir!, `${config.name}-allocations.heapprofile`));
   if (config.profileDir) v8.writeHeapSnapshot(path.join(config.profileDir, `${config.name}-end.heapsnapshot`));
 }
