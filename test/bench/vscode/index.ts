@@ -190,7 +190,7 @@ async function measure(config: Config, result: Record<string, unknown>): Promise
   // Memory at rest, as a window sits once the user stops editing: the same wait in both windows,
   // past the stop of the extension's worker for the workspace checks (5 s after its last check).
   // Read sooner, the figure caught that worker's heap, which it gives back by design.
-  // Profiled too (IL_BENCH_PROFILE): a block at rest is nobody's work the phases before can explain.
+  // Profiled too (IL_BENCH_PROFILE), so that a block at rest can be traced to what ran then.
   const restProfiler = config.profileDir ? await startProfile() : undefined;
   const resting = loopMonitor();
   await sleep(AT_REST_MS);
