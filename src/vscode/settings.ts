@@ -58,6 +58,16 @@ export const DEFAULTS: Readonly<Config & Record<ProfileSettingKey, unknown>> = {
   agentPaths: {},
 };
 
+/**
+ * Our settings a folder can set apart in a workspace of several (package.json: scope `resource`
+ * or `machine-overridable`), read for the resource they apply to. The others are the window's
+ * (no scope, or `machine`): read without one, as VS Code expects. Read for a resource, each
+ * read also made VS Code log a warning ("Accessing a window scoped configuration for a resource
+ * is not expected"), 17 of them at start-up, about 5 ms of the extension host's thread each
+ * in a profiled start. The manifest's test checks this list against package.json.
+ */
+export const RESOURCE_SCOPED: ReadonlySet<SettingKey> = new Set<SettingKey>(['launchDirectory', 'home']);
+
 /** Settings that change what a chain holds: ours, and every profile's. */
 const CHAIN_KEYS: readonly SettingKey[] = ['agents', 'defaultAgent', 'launchDirectory', 'home', ...PROFILES.flatMap(profileSettingKeys).map(([, key]) => key)];
 
@@ -82,8 +92,13 @@ export class Settings implements vscode.Disposable {
     vscode.workspace.onDidGrantWorkspaceTrust(() => this.values.clear()),
   );
 
-  /** A setting's value; without a scope, as the first workspace folder sees it (its own `.vscode/settings.json` included). */
-  get<K extends SettingKey>(key: K, scope: vscode.ConfigurationScope | undefined = vscode.workspace.workspaceFolders?.[0]?.uri): SettingValue<K> {
+  /**
+   * A setting's value; without a scope, as the first workspace folder sees it (its own
+   * `.vscode/settings.json` included). A window's setting (not `RESOURCE_SCOPED`) has one value
+   * for every scope, read without one.
+   */
+  get<K extends SettingKey>(key: K, forScope: vscode.ConfigurationScope | undefined = vscode.workspace.workspaceFolders?.[0]?.uri): SettingValue<K> {
+    const scope = RESOURCE_SCOPED.has(key) ? forScope : undefined;
     const cacheKey = `${scopeKey(scope)}\0${key}`;
     if (this.values.has(cacheKey)) return this.values.get(cacheKey) as SettingValue<K>;
     const read = plain(this.configuration(SECTION, scope).get<SettingValue<K>>(key));
@@ -171,20 +186,22 @@ export class Settings implements vscode.Disposable {
     // Copilot Chat in VS Code, so this window's values are the ones that apply).
     for (const key of profile.editorSettings ?? []) {
       // Only what this window defines: without Copilot Chat the profile keeps its own defaults.
-      const value = this.editorSetting(key, scope);
+      const value = this.editorSetting(key);
       if (value !== undefined) out[key] = value;
     }
     return out;
   }
 
   /**
-   * An editor setting, kept as ours are until the configuration changes: each read of a
-   * window-scoped one for a resource also makes VS Code log a warning, and the diagnostics read
-   * every profile's settings for each check and each look at a changed file.
+   * An editor setting, kept as ours are until the configuration changes (the diagnostics read
+   * every profile's settings for each check and each look at a changed file). Read without a
+   * resource: the ones a profile reads are the window's (observed: VS Code 1.139 logs a warning
+   * for each, "Accessing a window scoped configuration for a resource is not expected", when one
+   * is given), so every scope has the same value.
    */
-  private editorSetting(key: string, scope: vscode.ConfigurationScope | undefined): unknown {
-    const cacheKey = `${scopeKey(scope)}\0editor\0${key}`;
-    if (!this.values.has(cacheKey)) this.values.set(cacheKey, plain(this.configuration(undefined, scope).get(key)));
+  private editorSetting(key: string): unknown {
+    const cacheKey = `editor\0${key}`;
+    if (!this.values.has(cacheKey)) this.values.set(cacheKey, plain(this.configuration(undefined, undefined).get(key)));
     return this.values.get(cacheKey);
   }
 

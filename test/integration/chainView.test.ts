@@ -3,6 +3,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { InstructionLensApi } from '../../src/extension';
+import { PROFILES } from '../../src/core/profiles';
+import { DEFAULTS, SECTION } from '../../src/vscode/settings';
 import { api, closeEditors, showView, expectTree, homeDir, open, remove, sleep, tooltipOf, treeItem, treeRows, until, untilTree, write, ws, ORDERS_TREE } from './helpers';
 import { screenshot } from './screenshot';
 
@@ -219,6 +221,26 @@ describe('the chain view', () => {
     } finally {
       await chat.update('instructionsFilesLocations', undefined, vscode.ConfigurationTarget.Workspace);
     }
+  });
+
+  it('reads its settings and the chat settings as VS Code expects: no warning of theirs in the extension host\'s log', async () => {
+    // After the chains and checks above have read every setting, Copilot's chat settings among
+    // them. VS Code logs a warning for each read of a window-scoped setting for a resource.
+    await lens.model.selectAgent('copilot');
+    const editor = await open('packages/api/src/routes/orders.ts');
+    await untilTree(lens, (rows) => rows.includes('  CLAUDE.md — loaded'), 'Copilot\'s chain');
+    const ours = [...PROFILES.flatMap((p) => p.editorSettings ?? []), ...Object.keys(DEFAULTS).map((k) => `${SECTION}.${k}`)];
+    const folder = path.dirname(lens.logUri.fsPath);
+    const warnings = () =>
+      fs.readdirSync(folder).filter((f) => f.endsWith('.log')).flatMap((f) => fs.readFileSync(path.join(folder, f), 'utf8').split('\n')).filter((line) => /Accessing a \w+ scoped configuration/.test(line) && ours.some((key) => line.includes(`'${key}'`)));
+    // One such read here, as a marker: the log holds the warnings by the time it holds this one.
+    void vscode.workspace.getConfiguration(SECTION, editor.document.uri).get('codeLens.enabled');
+    const seen = await until(() => (warnings().some((line) => line.includes(`'${SECTION}.codeLens.enabled'`)) ? warnings() : undefined), 'the marker\'s warning in the extension host\'s log', 15_000);
+    assert.deepEqual(
+      seen.map((line) => line.match(/'([^']+)'/)?.[1]),
+      [`${SECTION}.codeLens.enabled`],
+      `only the marker's warning:\n${seen.join('\n')}`,
+    );
   });
 
   it('offers to create the agent\'s main file when none applies, and never overwrites', async () => {

@@ -1,9 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { DEFAULTS, SECTION } from '../../src/vscode/settings';
+import { DEFAULTS, RESOURCE_SCOPED, SECTION, type SettingKey } from '../../src/vscode/settings';
 
 interface Property {
   default: unknown;
+  scope?: string;
   markdownDescription?: string;
   enum?: string[];
   items?: { enum?: string[] };
@@ -28,6 +29,15 @@ describe('the manifest', () => {
     const declared = Object.keys(properties).sort();
     assert.deepEqual(declared, Object.keys(DEFAULTS).map((k) => `${SECTION}.${k}`).sort());
     for (const [key, value] of Object.entries(DEFAULTS)) assert.deepEqual(properties[`${SECTION}.${key}`].default, value, `default of ${key}`);
+  });
+
+  it('reads each setting for a resource exactly where its scope lets a folder set it apart', () => {
+    // VS Code logs a warning for each window-scoped setting read for a resource, and each
+    // resource-scoped one read without (src/vscode/settings.ts: RESOURCE_SCOPED).
+    for (const key of Object.keys(DEFAULTS) as SettingKey[]) {
+      const scope = properties[`${SECTION}.${key}`].scope ?? 'window';
+      assert.equal(RESOURCE_SCOPED.has(key), scope === 'resource' || scope === 'machine-overridable' || scope === 'language-overridable', `${key} (scope ${scope})`);
+    }
   });
 
   it('describes every setting, and every cross-link leads to a setting', () => {
