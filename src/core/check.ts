@@ -8,7 +8,7 @@ import { mergeDiagnostics } from './merge';
 import { PROFILES } from './profiles';
 import { matchesAny, relativeInside, SegmentIndex } from './globs';
 import { isInside, pathKey, SKIP_DIRS, type PathRules } from './paths';
-import type { Diagnostic } from './model';
+import type { Chain, Diagnostic } from './model';
 import { governedFolders } from './patterns';
 import type { Profile } from './profile';
 import { readText } from './readText';
@@ -152,6 +152,18 @@ export interface CheckOptions {
    * one already found (the tests compare the two ways).
    */
   everyFolder?: boolean;
+  /**
+   * The files to check, relative with `/`, in place of the listing of `root` (`listFiles`): the
+   * CLI's first pass, on the tracked files alone while git walks the work tree for the others.
+   */
+  listed?: { files: readonly string[]; via: 'git'; loops?: string[] };
+  /**
+   * Chains of this refresh by profile id and folder (`${id}\0${folder}`), which the pass takes as
+   * they are (a chain is the same whenever it is resolved in one refresh)…
+   */
+  chains?: ReadonlyMap<string, Chain & { fatal?: string }>;
+  /** …and where it keeps each chain it resolves (the CLI's first pass, for the second). */
+  keep?: Map<string, Chain & { fatal?: string }>;
 }
 
 /**
@@ -178,7 +190,7 @@ export function check(host: Host, root: string, agents: Agents, opts: CheckOptio
   }
 }
 
-type Agents = readonly Profile[] | ((files: readonly string[]) => readonly Profile[]);
+export type Agents = readonly Profile[] | ((files: readonly string[]) => readonly Profile[]);
 
 /**
  * `check` for a thread that must stay responsive (the extension host): the same pass, giving the
@@ -209,7 +221,7 @@ function* checkSteps(host: Host, root: string, agents: Agents, opts: CheckOption
   // answers, and each profile's whole-workspace work (ResolveContext.memo).
   const path = (host = refreshHost(host)).fs.path;
   root = path.resolve(root);
-  const { files, via, loops = [] } = listFiles(host, root);
+  const { files, via, loops = [] } = opts.listed ?? listFiles(host, root);
   const config = readConfig(host.fs, root, { agents: PROFILES.map((p) => p.id), codes: Object.keys(RULES) });
   // Pinned agents win; else the repository's configuration names them; else they are detected.
   const profiles = typeof agents !== 'function' ? agents : config.agents ? PROFILES.filter((p) => config.agents!.includes(p.id)) : agents(files);
@@ -229,8 +241,7 @@ function* checkSteps(host: Host, root: string, agents: Agents, opts: CheckOption
   const found: (Diagnostic | GlobRule)[] = [];
   // Chains of one pass share memoized answers, so the same diagnostic object comes back from
   // many chains: skip it by identity before the full comparison at the end.
-  const seen = new Set<Diagnostic>();
-  const globChecked = new Set<string>();
+  const seen = new Set<Diagnostic>(), globChecked = new Set<string>();
   for (const profile of profiles) {
     // Folders whose chain gives what an earlier folder's gave (the profile's `checkKey`): their
     // diagnostics and rules would all be repeats, so they are not resolved.
@@ -242,7 +253,8 @@ function* checkSteps(host: Host, root: string, agents: Agents, opts: CheckOption
         if (keys.has(key)) continue;
         keys.add(key);
       }
-      const chain = resolveChain(req, host, ctx);
+      const known = `${profile.id}\0${target}`, chain = opts.chains?.get(known) ?? resolveChain(req, host, ctx);
+      opts.keep?.set(known, chain);
       for (const d of chain.diagnostics) {
         if (seen.has(d)) continue;
         seen.add(d);

@@ -270,12 +270,12 @@ function taggedList(out: string | undefined): WorkTreeListing | undefined {
 }
 
 /** The paths of a `-z` listing, as git writes them (relative, with `/`). */
-function relativeList(out: string | undefined): string[] | undefined {
+export function relativeList(out: string | undefined): string[] | undefined {
   return out?.split('\0').filter(Boolean);
 }
 
 /** Git's relative paths made absolute under `root`, in the platform's spelling. */
-function absolute(root: string, rel: readonly string[]): string[] {
+export function absolute(root: string, rel: readonly string[]): string[] {
   // Joined into one string each (`Array.join`), not concatenated: a concatenation is a pair of
   // references that V8 copies into a string of its own when first read, keeping both.
   const parts = [root, ''];
@@ -299,7 +299,7 @@ function under(files: readonly string[], folder: string): string[] {
 }
 
 /** `named` for any of `names`, from the `from`th path on, in the listing's order. */
-function namedAny(files: readonly string[], names: readonly string[], from = 0): string[] {
+export function namedAny(files: readonly string[], names: readonly string[], from = 0): string[] {
   const ends = names.flatMap((n) => [`/${n}`, `\\${n}`]);
   const out: string[] = [];
   for (let i = from; i < files.length; i++) if (names.includes(files[i]) || ends.some((e) => files[i].endsWith(e))) out.push(files[i]);

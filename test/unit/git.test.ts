@@ -4,7 +4,7 @@ import * as nodeFs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { checkHost } from '../../src/cliGitIndex';
+import { checkAhead } from '../../src/cliGitIndex';
 import { check } from '../../src/core/check';
 import { NodeFileSystem } from '../../src/core/fs';
 import { CliGitIndex, SnapshotGitIndex } from '../../src/core/git';
@@ -96,6 +96,7 @@ describe("the CLI's check with git asked ahead", () => {
       'AGENTS.md': '# Root\n\nSee @docs/missing.md.\n',
       'CLAUDE.md': '@AGENTS.md\n',
       'api/AGENTS.md': '# Api\n',
+      'lib/CLAUDE.md': '# Lib\n\nSee @lib-notes.md.\n',
       '.cursor/rules/ts.mdc': '---\nglobs: ["**/*.ts", "**/*.nomatch"]\n---\nTypes.\n',
     });
     git('add', '-A');
@@ -117,7 +118,8 @@ describe("the CLI's check with git asked ahead", () => {
     for (const where of [root, path.join(root, 'api')]) {
       for (const agents of [PROFILES, []]) {
         const asGoes = check({ fs: new OneLookFileSystem(), git: new CliGitIndex(new NodeFileSystem()) }, where, agents.length ? agents : detect, { home: root });
-        const ahead = check(await checkHost(new OneLookFileSystem(), where, agents), where, agents.length ? agents : detect, { home: root });
+        // As the CLI runs it: chains resolved while git walks the work tree, from the root.
+        const ahead = await checkAhead(new OneLookFileSystem(), where, agents, agents.length ? agents : detect, { home: root });
         assert.deepEqual(ahead, asGoes);
         seen.push(...ahead.files.map((f) => path.relative(root, f)), ...ahead.diagnostics.map((d) => d.code));
       }
@@ -125,5 +127,24 @@ describe("the CLI's check with git asked ahead", () => {
     // The cases that make git's answers differ: an untracked file listed, an ignored one and the nested repository's not, the commit read.
     assert.ok(seen.includes(path.join('api', 'new', 'AGENTS.md')) && !seen.includes(path.join('build', 'AGENTS.md')) && !seen.includes(path.join('api', 'nested', 'AGENTS.md')));
     assert.ok(seen.includes('not-committed') && seen.includes('glob-no-match'));
+  });
+
+  it('waits for the untracked files while it resolves the tracked ones\' folders, and reports what the whole work tree gives', async () => {
+    // The agents whose first pass `checkAhead` makes (where the commit is listed ahead too, it makes none).
+    const agents = PROFILES.filter((p) => !p.readsCommit);
+    const asGoes = check({ fs: new OneLookFileSystem(), git: new CliGitIndex(new NodeFileSystem()) }, root, agents, { home: root });
+    // The whole listing held back until released: the pass must not end on the tracked files alone.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let settled = false;
+    const pass = checkAhead(new OneLookFileSystem(), root, agents, agents, { home: root }, () => held).finally(() => (settled = true));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(settled, false);
+    release();
+    const result = await pass;
+    assert.deepEqual(result, asGoes);
+    // The untracked file, and the problem of a tracked one that only its own folder's chains show.
+    assert.ok(result.files.includes(path.join(root, 'api', 'new', 'AGENTS.md')));
+    assert.ok(result.diagnostics.some((d) => d.path === path.join(root, 'lib', 'CLAUDE.md') && d.code === 'import-missing'));
   });
 });
