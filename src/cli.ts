@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { listFiles } from './core/check';
+import { check, listFiles } from './core/check';
 import { defaultLaunchDir, resolveChain, type Host } from './core/chain';
 import { folderEditorSettings } from './core/editorSettings';
 import { agentNames, describeDetections, detectFromRepository, nodeMachineProbe, probeMachine, usedProfiles, versionNotice, withMachine, type Detection } from './core/detect';
@@ -10,7 +10,7 @@ import { README_URL, RULES, ruleHelpUri } from './core/diagnostics';
 import { NodeFileSystem, quickPaths } from './core/fs';
 import { OneLookFileSystem } from './core/oneLookFs';
 import { CliGitIndex } from './core/git';
-import { checkAhead } from './cliGitIndex';
+import { checkAhead, checkHost, firstPassWhileListing } from './cliGitIndex';
 import type { Chain, Diagnostic } from './core/model';
 import { findProfile, PROFILES } from './core/profiles';
 import type { Profile } from './core/profile';
@@ -219,7 +219,8 @@ async function runCheck(cmd: Command, folder: string | undefined): Promise<numbe
   };
   // The disk as it is at one moment, for the whole pass (`OneLookFileSystem`).
   const disk = new OneLookFileSystem(undefined, quickPaths());
-  const result = await checkAhead(disk, root, agents, agents.length ? agents : choose, { home: values.home ? path.resolve(values.home) : undefined });
+  const [chosen, opts] = [agents.length ? agents : choose, { home: values.home ? path.resolve(values.home) : undefined }];
+  const result = firstPassWhileListing(agents) ? await checkAhead(disk, root, chosen, opts) : check(await checkHost(disk, root, agents), root, chosen, opts);
   const checkedFor = result.agentsFrom === 'pinned'
     ? `${agentNames(agents).join(', ')} (--agent)`
     : result.agentsFrom === 'config'

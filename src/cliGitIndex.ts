@@ -5,6 +5,7 @@ import { readConfig } from './core/config';
 import { RULES } from './core/diagnostics';
 import type { Chain } from './core/model';
 import { PROFILES } from './core/profiles';
+import * as os from 'node:os';
 import type { FileSystem } from './core/fs';
 import { absolute, CliGitIndex, namedAny, relativeList, runAsync, SnapshotGitIndex, treeArgs, type WorkTreeListing } from './core/git';
 import type { Profile } from './core/profile';
@@ -112,6 +113,18 @@ export async function checkHost(disk: FileSystem, root: string, agents: readonly
 }
 
 /**
+ * Whether the CLI's `check` of these agents (the pinned ones) makes a first pass while git walks
+ * the work tree (`checkAhead`). Not on a single core, where the pass and git's walk would take
+ * turns on it (1.07–1.17 × the wall time of waiting, on the bench's trees). Not where the commit's
+ * files are listed ahead too (`readsCommit`): the thread then already has their listing to take
+ * in while git walks, and a first pass would only push that later (every agent, on test262's
+ * shape: 1.05 × the wall time, 1.09 × the CPU, 12 pairs).
+ */
+export function firstPassWhileListing(agents: readonly Profile[]): boolean {
+  return os.availableParallelism() > 1 && !agents.some((p) => p.readsCommit);
+}
+
+/**
  * The CLI's `check` of `root`, a repository's root: git's first answers asked ahead, and while
  * git walks the work tree for the untracked files, a first pass on the tracked files alone, its
  * chains kept, until the walk's answer is in. The pass on every file then takes those chains as
@@ -123,15 +136,12 @@ export async function checkHost(disk: FileSystem, root: string, agents: readonly
  * `check` on `checkHost`. `alongside`: what else the pass on every file waits for, started once
  * git's listings are under way (a test holds the listing back with it).
  */
-export async function checkAhead(disk: FileSystem, root: string, agents: readonly Profile[], choose: Agents, opts: CheckOptions, alongside?: () => Promise<unknown>): Promise<CheckResult> {
+export async function checkAhead(disk: FileSystem, root: string, choose: Agents, opts: CheckOptions, alongside?: () => Promise<unknown>): Promise<CheckResult> {
   const fs = new CachedFileSystem(disk);
   const index = new AheadGitIndex(disk);
   const git = new PartsGitIndex(index, fs);
   const host: Host = { fs, git };
-  // Where the commit's files are listed ahead too (`readsCommit`), the thread already has their
-  // listing to take in while git walks the work tree: a first pass would only push that later
-  // (every agent, on test262's shape: 1.05 × the wall time, 1.09 × the CPU, 12 pairs).
-  if (git.root(root) !== root || agents.some((p) => p.readsCommit)) return check(await checkHost(disk, root, agents), root, choose, opts);
+  if (git.root(root) !== root) return check(await checkHost(disk, root, typeof choose === 'function' ? [] : choose), root, choose, opts);
   const parts = git.listParts(root, alongside);
   let listed = false;
   void parts.whole.then(() => (listed = true));

@@ -4,7 +4,7 @@ import * as nodeFs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { checkAhead } from '../../src/cliGitIndex';
+import { checkAhead, checkHost } from '../../src/cliGitIndex';
 import { check } from '../../src/core/check';
 import { NodeFileSystem } from '../../src/core/fs';
 import { CliGitIndex, SnapshotGitIndex } from '../../src/core/git';
@@ -118,9 +118,10 @@ describe("the CLI's check with git asked ahead", () => {
     for (const where of [root, path.join(root, 'api')]) {
       for (const agents of [PROFILES, []]) {
         const asGoes = check({ fs: new OneLookFileSystem(), git: new CliGitIndex(new NodeFileSystem()) }, where, agents.length ? agents : detect, { home: root });
-        // As the CLI runs it: chains resolved while git walks the work tree, from the root.
-        const ahead = await checkAhead(new OneLookFileSystem(), where, agents, agents.length ? agents : detect, { home: root });
+        // As the CLI runs it: git asked ahead, and with a first pass while git walks the work tree.
+        const ahead = check(await checkHost(new OneLookFileSystem(), where, agents), where, agents.length ? agents : detect, { home: root });
         assert.deepEqual(ahead, asGoes);
+        assert.deepEqual(await checkAhead(new OneLookFileSystem(), where, agents.length ? agents : detect, { home: root }), asGoes);
         seen.push(...ahead.files.map((f) => path.relative(root, f)), ...ahead.diagnostics.map((d) => d.code));
       }
     }
@@ -130,14 +131,12 @@ describe("the CLI's check with git asked ahead", () => {
   });
 
   it('waits for the untracked files while it resolves the tracked ones\' folders, and reports what the whole work tree gives', async () => {
-    // The agents whose first pass `checkAhead` makes (where the commit is listed ahead too, it makes none).
-    const agents = PROFILES.filter((p) => !p.readsCommit);
-    const asGoes = check({ fs: new OneLookFileSystem(), git: new CliGitIndex(new NodeFileSystem()) }, root, agents, { home: root });
+    const asGoes = check({ fs: new OneLookFileSystem(), git: new CliGitIndex(new NodeFileSystem()) }, root, PROFILES, { home: root });
     // The whole listing held back until released: the pass must not end on the tracked files alone.
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     let settled = false;
-    const pass = checkAhead(new OneLookFileSystem(), root, agents, agents, { home: root }, () => held).finally(() => (settled = true));
+    const pass = checkAhead(new OneLookFileSystem(), root, PROFILES, { home: root }, () => held).finally(() => (settled = true));
     await new Promise((resolve) => setTimeout(resolve, 100));
     assert.equal(settled, false);
     release();
