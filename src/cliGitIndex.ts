@@ -70,14 +70,24 @@ export class PartsGitIndex extends SnapshotGitIndex {
     super(index, rootsVia);
   }
 
+  /** What the tracked part answered, kept for the refresh as the other answers are: a profile asks again for every folder (CAR, 300 on test262's shape). */
+  private readonly fromTracked = new Map<string, string[]>();
+
   override trackedFiles(root: string, pathspecs: readonly string[] = []): string[] | undefined {
-    const tracked = pathspecs.length ? undefined : this.soFar.get(root);
-    return tracked ? absolute(root, tracked) : super.trackedFiles(root, pathspecs);
+    return (!pathspecs.length && this.answer(root, '', (tracked) => absolute(root, tracked))) || super.trackedFiles(root, pathspecs);
   }
 
   override trackedFilesNamed(root: string, names: readonly string[]): string[] | undefined {
-    const tracked = this.soFar.get(root);
-    return tracked ? absolute(root, namedAny(tracked, names)) : super.trackedFilesNamed(root, names);
+    return this.answer(root, `\0${names.join('\0')}`, (tracked) => absolute(root, namedAny(tracked, names))) ?? super.trackedFilesNamed(root, names);
+  }
+
+  /** The answer to one question (`question`, of `root`) from the tracked part, made once; undefined when neither it nor the part is here. */
+  private answer(root: string, question: string, make: (tracked: readonly string[]) => string[]): string[] | undefined {
+    const key = root + question;
+    let known = this.fromTracked.get(key);
+    const tracked = known ? undefined : this.soFar.get(root);
+    if (tracked) this.fromTracked.set(key, (known = make(tracked)));
+    return known;
   }
 
   /**

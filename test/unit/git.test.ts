@@ -4,7 +4,8 @@ import * as nodeFs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { checkAhead, checkHost } from '../../src/cliGitIndex';
+import { AheadGitIndex, checkAhead, checkHost, PartsGitIndex } from '../../src/cliGitIndex';
+import { CachedFileSystem } from '../../src/core/cachedFs';
 import { check } from '../../src/core/check';
 import { NodeFileSystem } from '../../src/core/fs';
 import { CliGitIndex, SnapshotGitIndex } from '../../src/core/git';
@@ -86,6 +87,20 @@ describe('tracked files by name', () => {
     const listed = new SnapshotGitIndex(new CliGitIndex(new NodeFileSystem()));
     await listed.listAhead(root);
     assert.deepEqual(listed.trackedFilesNamed(root, names), expected);
+    // The CLI's listing in two parts: from the tracked part while git still walks the work tree
+    // (held back here), made once however often it is asked (CAR asks for every folder), then after.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const parts = new PartsGitIndex(new AheadGitIndex(new NodeFileSystem()), new CachedFileSystem(new NodeFileSystem()));
+    const listing = parts.listParts(root, () => held);
+    await listing.tracked;
+    const first = parts.trackedFilesNamed(root, names);
+    assert.deepEqual(first, expected);
+    assert.equal(parts.trackedFilesNamed(root, names), first);
+    assert.deepEqual(parts.trackedFiles(root), tracked);
+    release();
+    await listing.whole;
+    assert.deepEqual(parts.trackedFilesNamed(root, names), expected);
   });
 });
 
