@@ -299,7 +299,7 @@ async function buildBundles(options, wanted, write) {
       plugins: [vscodeApiOnce(), enumsDroppable(), ...(options.plugins ?? []), ...(bundle.plugins ?? []), linkBundles(bundle.name, wanted, built)],
     });
     built.add(bundle.name);
-    inputs.set(bundle.name, Object.keys(result.metafile.inputs).filter((i) => !i.startsWith('bundle-link:') && !i.startsWith('vscode-api:') && !i.endsWith('-entry.js')));
+    inputs.set(bundle.name, Object.keys(result.metafile.inputs).filter((i) => !/^bundle-(link|whole):/.test(i) && !i.startsWith('vscode-api:') && !i.endsWith('-entry.js')));
   }
   if (write) writeThirdPartyNotices(inputs);
   const seen = new Map();
@@ -353,6 +353,26 @@ function importedNames(importer, specifier, kind) {
 }
 
 /**
+ * The modules of a bundle that import from another, by `<bundle>><other>`, as the first of
+ * `buildExtension`'s two builds finds them: the second links them to the other bundle once.
+ */
+const LINKING = new Map();
+
+/**
+ * From how many importing modules a bundle's links to another go through one module of the
+ * whole other bundle (`export * from './core.js'`, 'bundle-whole'): esbuild makes a `require` of
+ * an external module for each module importing it (29 of dist/core.js in dist/lens.js, about 26
+ * bytes each), and that one module costs its helper that copies the exports (about 340 bytes,
+ * where the bundle has none yet: dist/lens.js has it for `vscode`).
+ */
+const WHOLE_FROM = 2;
+
+function getOrAdd(map, key) {
+  if (!map.has(key)) map.set(key, new Set());
+  return map.get(key);
+}
+
+/**
  * An import of a module another bundle holds: an ES module re-exporting the names imported from
  * the other bundle's exports (`export { <alias> as <name> } from './<bundle>.js'`, each use then
  * reading `require('./<bundle>.js').<alias>`), or that bundle's whole module. With `only` (the
@@ -364,7 +384,8 @@ function linkBundles(self, wanted, built, only) {
     name: 'link-bundles',
     setup(b) {
       b.onResolve({ filter: /.*/ }, async (args) => {
-        if (args.namespace === 'bundle-link') return { path: args.path, external: true };
+        if (args.namespace === 'bundle-whole') return { path: args.path, external: true };
+        if (args.namespace === 'bundle-link') return args.path.startsWith('bundle-whole:') ? { path: args.path.slice(13), namespace: 'bundle-whole' } : { path: args.path, external: true };
         if (args.pluginData?.linking || args.kind === 'entry-point') return undefined;
         const resolved = await b.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { linking: true } });
         if (resolved.errors.length || resolved.external) return resolved;
@@ -382,19 +403,22 @@ function linkBundles(self, wanted, built, only) {
           if (only) throw new Error(`${path.relative(repo, args.importer)} imports ${name === '*' ? 'all' : name} of ${rel}, which dist/${owner}.js does not export: import it as the extension does`);
           aliases.set(name, `_${count++}`);
         }
-        const link = { bundle: `./${owner}.js`, aliases: names.map((name) => [name, aliases.get(name)]) };
+        const importers = getOrAdd(LINKING, `${self}>${owner}`);
+        importers.add(args.importer);
+        const link = { bundle: `./${owner}.js`, aliases: names.map((name) => [name, aliases.get(name)]), once: importers.size > WHOLE_FROM && !only };
         return { path: `${owner}:${rel}:${path.relative(repo, args.importer)}:${args.kind}`, namespace: 'bundle-link', pluginData: link };
       });
-      b.onLoad({ filter: /.*/, namespace: 'bundle-link' }, ({ pluginData: { bundle, aliases } }) => {
+      b.onLoad({ filter: /.*/, namespace: 'bundle-link' }, ({ pluginData: { bundle, aliases, once } }) => {
         const from = `require(${JSON.stringify(bundle)})`;
         const whole = aliases.find(([name]) => name === '*');
         // Named imports as an ES module, which esbuild joins to its importers: no CommonJS wrapper
         // and getters per link (about 100 bytes each, 5.5 KB of the extension's JavaScript).
         const contents = whole
           ? `module.exports = ${from}.${whole[1]};\n`
-          : `export { ${aliases.map(([name, alias]) => `${alias} as ${name}`).join(', ')} } from ${JSON.stringify(bundle)};\n`;
+          : `export { ${aliases.map(([name, alias]) => `${alias} as ${name}`).join(', ')} } from ${JSON.stringify(once ? `bundle-whole:${bundle}` : bundle)};\n`;
         return { contents, loader: 'js', resolveDir: repo };
       });
+      b.onLoad({ filter: /.*/, namespace: 'bundle-whole' }, ({ path: bundle }) => ({ contents: `export * from ${JSON.stringify(bundle)};\n`, loader: 'js', resolveDir: repo }));
     },
   };
 }
