@@ -220,6 +220,8 @@ export function treeArgs(rev: string): string[] {
 interface TreeListing {
   files: string[];
   ids: string[];
+  /** Whether `files` are `ascending`, once asked. */
+  ascending?: boolean;
 }
 
 /** `git ls-tree -r -z`'s entries, `<mode> <type> <id>\t<path>`. */
@@ -238,11 +240,48 @@ function treeListing(out: string | undefined): TreeListing | undefined {
 
 /** The blob ids of the `wanted` paths the listing holds as blobs (a submodule, a folder or a missing path has none). */
 function blobIds(tree: TreeListing, wanted: readonly string[]): Map<string, string> {
-  const asked = new Set(wanted);
   const ids = new Map<string, string>();
   const { files } = tree;
+  if ((tree.ascending ??= ascending(files))) {
+    for (const w of wanted) {
+      const i = indexIn(files, w);
+      if (tree.ids[i]) ids.set(w, tree.ids[i]);
+    }
+    return ids;
+  }
+  const asked = new Set(wanted);
   for (let i = 0; i < files.length && ids.size < asked.size; i++) if (tree.ids[i] && asked.has(files[i])) ids.set(files[i], tree.ids[i]);
   return ids;
+}
+
+/**
+ * Whether git's paths are in ascending order as JavaScript compares strings (UTF-16 code units).
+ * git sorts a listing by the paths' UTF-8 bytes: the same order, but where a path holds a
+ * character above U+FFFF against one from U+E000 to U+FFFF at the same place.
+ */
+function ascending(list: readonly string[]): boolean {
+  for (let i = 1; i < list.length; i++) if (!(list[i - 1] < list[i])) return false;
+  return true;
+}
+
+/** Where `p` is in an `ascending` list, found by halving it; -1 when it is not there. */
+function indexIn(list: readonly string[], p: string): number {
+  let lo = 0;
+  for (let hi = list.length; lo < hi; ) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid] < p) lo = mid + 1;
+    else hi = mid;
+  }
+  return list[lo] === p ? lo : -1;
+}
+
+/**
+ * A git listing's paths as a set (made absolute or not, in the listing's order): looked up by
+ * halving where the listing is `ascending`, without hashing its every path into a `Set` (57,000
+ * on test262's shape: 16 ms of a `check`).
+ */
+export function listedSet(list: readonly string[]): { has(p: string): boolean } {
+  return ascending(list) ? { has: (p) => indexIn(list, p) >= 0 } : new Set(list);
 }
 
 /** Tracked files and untracked ones git does not ignore. */
@@ -301,8 +340,11 @@ function under(files: readonly string[], folder: string): string[] {
 /** `named` for any of `names`, from the `from`th path on, in the listing's order. */
 export function namedAny(files: readonly string[], names: readonly string[], from = 0): string[] {
   const ends = names.flatMap((n) => [`/${n}`, `\\${n}`]);
+  // The ending the names share (`.md`) first: one test turns away most paths.
+  let tail = names[0] ?? '';
+  for (const n of names) while (!n.endsWith(tail)) tail = tail.slice(1);
   const out: string[] = [];
-  for (let i = from; i < files.length; i++) if (names.includes(files[i]) || ends.some((e) => files[i].endsWith(e))) out.push(files[i]);
+  for (let i = from; i < files.length; i++) if (files[i].endsWith(tail) && (names.includes(files[i]) || ends.some((e) => files[i].endsWith(e)))) out.push(files[i]);
   return out;
 }
 
@@ -312,7 +354,7 @@ export function namedAny(files: readonly string[], names: readonly string[], fro
  * paths (a Windows tree read in the tests); a caller splits them with its own path rules.
  */
 function named(files: readonly string[] | undefined, name: string): string[] | undefined {
-  return files?.filter((f) => f === name || f.endsWith(`/${name}`) || f.endsWith(`\\${name}`));
+  return files && namedAny(files, [name]);
 }
 
 /** git's output, asynchronously (its start still holds the calling thread); undefined when it fails. */

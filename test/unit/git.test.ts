@@ -4,11 +4,12 @@ import * as nodeFs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import fc from 'fast-check';
 import { AheadGitIndex, checkAhead, checkHost, PartsGitIndex } from '../../src/cliGitIndex';
 import { CachedFileSystem } from '../../src/core/cachedFs';
 import { check } from '../../src/core/check';
 import { NodeFileSystem } from '../../src/core/fs';
-import { CliGitIndex, SnapshotGitIndex } from '../../src/core/git';
+import { CliGitIndex, listedSet, SnapshotGitIndex } from '../../src/core/git';
 import { OneLookFileSystem } from '../../src/core/oneLookFs';
 import { PROFILES } from '../../src/core/profiles';
 
@@ -34,7 +35,9 @@ function repository(prefix: string, files: Record<string, string>) {
 
 describe('CliGitIndex on a real repository', () => {
   before(() => {
-    repository('il-git-', { 'AGENTS.md': 'root\n', 'a/b/c/CLAUDE.md': 'deep\n', 'with space/AGENTS.md': 'spaced\n', 'a/changed.md': 'committed\n' });
+    // Two names git sorts by their UTF-8 bytes one way and JavaScript the other (U+FF01 against
+    // U+1F600, a pair of UTF-16 surrogates): the listing is then looked up otherwise than by halving.
+    repository('il-git-', { 'AGENTS.md': 'root\n', 'a/b/c/CLAUDE.md': 'deep\n', 'with space/AGENTS.md': 'spaced\n', 'a/changed.md': 'committed\n', 'w/\uFF01/AGENTS.md': 'wide\n', 'w/\u{1F600}/AGENTS.md': 'smile\n' });
     nodeFs.symlinkSync('a/b/c/CLAUDE.md', path.join(root, 'link.md'));
     git('add', '-A');
     // A submodule as the superproject holds it: a commit id at a path, not a blob.
@@ -49,18 +52,45 @@ describe('CliGitIndex on a real repository', () => {
 
   it('reads committed texts by blob id after listing a commit, as by `rev:path`', () => {
     const commit = git('rev-parse', 'main^{commit}').trim();
-    const files = ['AGENTS.md', 'a/b/c/CLAUDE.md', 'with space/AGENTS.md', 'a/changed.md', 'link.md', 'sub', 'a', 'untracked.md', 'missing.md'].map((f) => path.join(root, f));
-    const byPath = new CliGitIndex(new NodeFileSystem()).committedTexts(root, files, commit);
-    const index = new CliGitIndex(new NodeFileSystem());
-    assert.deepEqual(index.committedFiles(root, commit)?.sort(), ['AGENTS.md', 'a/b/c/CLAUDE.md', 'a/changed.md', 'link.md', 'sub', 'with space/AGENTS.md'].map((f) => path.join(root, f)).sort());
-    const byId = index.committedTexts(root, files, commit);
-    assert.deepEqual(byId, byPath);
-    assert.deepEqual(
-      files.map((f) => byId.get(f)),
-      ['root\n', 'deep\n', 'spaced\n', 'committed\n', 'a/b/c/CLAUDE.md', undefined, undefined, undefined, undefined],
+    const asked = ['AGENTS.md', 'a/b/c/CLAUDE.md', 'with space/AGENTS.md', 'a/changed.md', 'link.md', 'sub', 'a', 'untracked.md', 'missing.md'];
+    const committed = ['AGENTS.md', 'a/b/c/CLAUDE.md', 'a/changed.md', 'link.md', 'sub', 'w/\uFF01/AGENTS.md', 'w/\u{1F600}/AGENTS.md', 'with space/AGENTS.md'];
+    for (const wide of [false, true]) {
+      // Without the two wide names the listing is ascending as JavaScript compares, and looked up by halving.
+      if (wide) git('add', 'w');
+      else git('rm', '-q', '-r', '--cached', '--ignore-unmatch', 'w');
+      git('commit', '-q', '--allow-empty', '-m', wide ? 'wide' : 'narrow');
+      const at = git('rev-parse', 'HEAD^{commit}').trim();
+      const files = [...asked, ...(wide ? ['w/\uFF01/AGENTS.md', 'w/\u{1F600}/AGENTS.md'] : [])].map((f) => path.join(root, f));
+      const byPath = new CliGitIndex(new NodeFileSystem()).committedTexts(root, files, at);
+      const index = new CliGitIndex(new NodeFileSystem());
+      const listed = index.committedFiles(root, at)!;
+      assert.deepEqual([...listed].sort(), committed.filter((f) => wide || !f.startsWith('w/')).map((f) => path.join(root, f)).sort());
+      assert.equal(listedSet(listed) instanceof Set, wide);
+      const byId = index.committedTexts(root, files, at);
+      assert.deepEqual(byId, byPath);
+      assert.deepEqual(
+        files.map((f) => byId.get(f)),
+        ['root\n', 'deep\n', 'spaced\n', 'committed\n', 'a/b/c/CLAUDE.md', undefined, undefined, undefined, undefined, ...(wide ? ['wide\n', 'smile\n'] : [])],
+      );
+      // A branch name may move to another commit: the listing of an id is not used for it.
+      assert.deepEqual(index.committedTexts(root, files, 'main'), byPath);
+    }
+    // The first commit, whatever came after.
+    assert.equal(new CliGitIndex(new NodeFileSystem()).committedTexts(root, [path.join(root, 'a/changed.md')], commit).get(path.join(root, 'a/changed.md')), 'committed\n');
+  });
+
+  it("looks a path up in a listing as a set of it does, in git's order or not (random listings)", () => {
+    const segment = fc.constantFrom('a', 'B', '.c', '\uFF01', '\u{1F600}', '\u00e9', 'a b');
+    const p = fc.array(segment, { minLength: 1, maxLength: 3 }).map((s) => s.join('/'));
+    fc.assert(
+      fc.property(fc.uniqueArray(p, { maxLength: 30 }), fc.array(p, { maxLength: 10 }), fc.boolean(), (paths, queries, gitOrder) => {
+        // git's order: by the paths' UTF-8 bytes.
+        const list = gitOrder ? [...paths].sort((x, y) => Buffer.compare(Buffer.from(x), Buffer.from(y))) : paths;
+        const set = listedSet(list);
+        for (const q of [...queries, ...list]) assert.equal(set.has(q), list.includes(q), q);
+      }),
+      { seed: 10, numRuns: 300 },
     );
-    // A branch name may move to another commit: the listing of an id is not used for it.
-    assert.deepEqual(index.committedTexts(root, files, 'main'), byPath);
   });
 });
 

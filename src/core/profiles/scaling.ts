@@ -1,5 +1,6 @@
 import { diag } from '../diagnostics';
 import { parseFrontmatter } from '../frontmatter';
+import { listedSet } from '../git';
 import { newSource, setInjected, type Diagnostic, type RenderPart, type Source, type SourceKind } from '../model';
 import { dirsBelow, hasExactName, isInside } from '../paths';
 import { getOrSet, type Profile, type ProfileResult, type ResolveContext } from '../profile';
@@ -247,7 +248,7 @@ class Session {
   /** What git is asked for the commit's files and texts: its id when known, which no later commit moves. */
   readonly at: string;
   readonly committedList: string[] | undefined;
-  readonly committed: Set<string> | undefined;
+  readonly committed: { has(p: string): boolean } | undefined;
   /** Files read through a committed directory link, to the committed path git holds them at. */
   readonly committedAs = new Map<string, string>();
   /** Why a file only in the work tree is not read. */
@@ -268,7 +269,7 @@ class Session {
     const at = this.at;
     this.committedList = this.isRepo ? this.atCommit('', () => ctx.git.committedFiles?.(root, at) ?? ctx.git.trackedFiles(root)) : undefined;
     const list = this.committedList;
-    this.committed = list ? (this.commit ? this.atCommit('\0set', () => new Set(list)) : ctx.memo(`committed\0${root}\0${rev}`, () => new Set(list))) : undefined;
+    this.committed = list ? (this.commit ? this.atCommit('\0set', () => listedSet(list)) : ctx.memo(`committed\0${root}\0${rev}`, () => listedSet(list))) : undefined;
     this.absent = this.isRepo
       ? `Not committed on ${this.branch}: a session reads only what is committed on the default branch.`
       : 'Not in a git repository: a session reads guidance only from a commit of the default branch.';
