@@ -199,8 +199,12 @@ export class CliGitIndex implements GitIndex {
     const listing = treeListing(out);
     if (!listing) return undefined;
     // Kept for `committedTexts` only when `rev` is an object id, which always names this tree.
+    listing.ascending = ascending(listing.files);
     if (OBJECT_ID.test(rev)) this.tree = { root, rev, ...listing };
-    return absolute(root, listing.files);
+    const files = absolute(root, listing.files);
+    // Made absolute under one root, in the same order: as `ascending`.
+    if (listing.ascending) ASCENDING.add(files);
+    return files;
   }
 
   commitOf(root: string, rev: string): string | undefined {
@@ -281,8 +285,11 @@ function indexIn(list: readonly string[], p: string): number {
  * on test262's shape: 16 ms of a `check`).
  */
 export function listedSet(list: readonly string[]): { has(p: string): boolean } {
-  return ascending(list) ? { has: (p) => indexIn(list, p) >= 0 } : new Set(list);
+  return ASCENDING.has(list) || ascending(list) ? { has: (p) => indexIn(list, p) >= 0 } : new Set(list);
 }
+
+/** The listings known to be `ascending` (a commit's, once made absolute). */
+const ASCENDING = new WeakSet<readonly string[]>();
 
 /** Tracked files and untracked ones git does not ignore. */
 const WORK_TREE_ARGS = ['ls-files', '-z', '--cached', '--others', '--exclude-standard'];

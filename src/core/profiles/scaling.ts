@@ -548,13 +548,15 @@ function listSkillFiles(s: Session): { skillFiles: string[]; workOnlySkills: Ski
   const path = s.ctx.fs.path;
   const skillFiles: string[] = [];
   const workOnlySkills: SkillItem[] = [];
+  // The commit's SKILL.md files, once: each skills folder's are picked from them, not from every file.
+  const named = s.atCommit('\0skills', () => (s.committedList ?? []).filter((f) => f.endsWith('SKILL.md')));
   for (const dir of SKILL_DIRS) {
     const prefix = path.join(s.root, dir) + path.sep;
     // `<name>/SKILL.md` below the prefix, in the order of their paths in the commit (with `/`).
     const sep = path.sep === '/' ? '/' : '\\\\';
     const skillFile = new RegExp(`^[^${sep}]+${sep}SKILL\\.md$`);
     const byPath = (a: string, b: string) => (s.rel(a) < s.rel(b) ? -1 : s.rel(a) > s.rel(b) ? 1 : 0);
-    const files = s.atCommit(`skills\0${dir}`, () => (s.committedList ?? []).filter((f) => f.startsWith(prefix) && skillFile.test(f.slice(prefix.length))).sort(byPath));
+    const files = s.atCommit(`skills\0${dir}`, () => named.filter((f) => f.startsWith(prefix) && skillFile.test(f.slice(prefix.length))).sort(byPath));
     skillFiles.push(...files);
     // A skill only in the work tree is not read.
     for (const e of s.ctx.fs.readDir(path.join(s.root, dir))) {
