@@ -145,7 +145,8 @@ export class CliGitIndex implements GitIndex {
 
   committedTexts(root: string, files: readonly string[], rev = 'HEAD'): Map<string, string | undefined> {
     const out = new Map<string, string | undefined>();
-    const rels = files.map((f) => path.relative(root, f).split(path.sep).join('/'));
+    // Node's `relative` normalizes both paths each time (17 ms for babel's shape's 1,454 guidance files).
+    const rels = files.map((f) => (f.startsWith(root) && f[root.length] === path.sep ? f.slice(root.length + 1) : path.relative(root, f)).split(path.sep).join('/'));
     const tree = this.tree?.root === root && this.tree.rev === rev ? this.tree : undefined;
     const ids = tree && blobIds(tree, rels);
     // By blob id where the commit's listing gave one (a file it does not hold as a blob has no
