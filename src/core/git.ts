@@ -250,7 +250,7 @@ function blobIds(tree: TreeListing, wanted: readonly string[]): Map<string, stri
   if ((tree.ascending ??= ascending(files))) {
     for (const w of wanted) {
       const i = indexIn(files, w);
-      if (tree.ids[i]) ids.set(w, tree.ids[i]);
+      if (i >= 0 && tree.ids[i]) ids.set(w, tree.ids[i]);
     }
     return ids;
   }
