@@ -219,7 +219,8 @@ async function runCheck(cmd: Command, folder: string | undefined): Promise<numbe
   };
   // The disk as it is at one moment, for the whole pass (`OneLookFileSystem`).
   const disk = new OneLookFileSystem(undefined, quickPaths());
-  const [chosen, opts] = [agents.length ? agents : choose, { home: values.home ? path.resolve(values.home) : undefined }];
+  const chosen = agents.length ? agents : choose;
+  const opts = { home: values.home ? path.resolve(values.home) : undefined };
   const result = firstPassWhileListing(agents) ? await checkAhead(disk, root, chosen, opts) : check(await checkHost(disk, root, agents), root, chosen, opts);
   const checkedFor = result.agentsFrom === 'pinned'
     ? `${agentNames(agents).join(', ')} (--agent)`

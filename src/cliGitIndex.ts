@@ -2,10 +2,7 @@ import * as os from 'node:os';
 import { CachedFileSystem } from './core/cachedFs';
 import { refreshHost, type Host } from './core/chain';
 import { check, checkInSlices, listedFolder, type Agents, type CheckOptions, type CheckResult } from './core/check';
-import { readConfig } from './core/config';
-import { RULES } from './core/diagnostics';
 import type { Chain } from './core/model';
-import { PROFILES } from './core/profiles';
 import type { FileSystem } from './core/fs';
 import { absolute, CliGitIndex, namedAny, relativeList, runAsync, SnapshotGitIndex, treeArgs, type WorkTreeListing } from './core/git';
 import type { Profile } from './core/profile';
@@ -157,10 +154,8 @@ export async function checkAhead(disk: FileSystem, root: string, choose: Agents,
   const files = await parts.tracked;
   const chains = new Map<string, Chain & { fatal?: string }>();
   // The agents the pass checks, as it chooses them (pinned, else the repository's configuration, else detected), less those.
-  const early = (profiles: readonly Profile[]) => profiles.filter((p) => !p.workTreeNames?.length && !p.readsCommit);
-  const named = typeof choose === 'function' ? readConfig(fs, root, { agents: PROFILES.map((p) => p.id), codes: Object.keys(RULES) }).agents : undefined;
-  const first = typeof choose !== 'function' ? early(choose) : named ? early(PROFILES.filter((p) => named.includes(p.id))) : (listedFiles: readonly string[]) => early(choose(listedFiles));
-  if (files && !listed) await checkInSlices(host, root, first, { ...opts, listed: { files, via: 'git' }, keep: chains }, { sliceMs: 5, cancelled: () => listed });
+  const only = (p: Profile) => !p.workTreeNames?.length && !p.readsCommit;
+  if (files && !listed) await checkInSlices(host, root, choose, { ...opts, listed: { files, via: 'git' }, keep: chains, only }, { sliceMs: 5, cancelled: () => listed });
   await parts.whole;
   return check(host, root, choose, { ...opts, chains });
 }

@@ -164,6 +164,8 @@ export interface CheckOptions {
   chains?: ReadonlyMap<string, Chain & { fatal?: string }>;
   /** …and where it keeps each chain it resolves (the CLI's first pass, for the second). */
   keep?: Map<string, Chain & { fatal?: string }>;
+  /** Of the agents chosen, those the pass checks (the CLI's first pass leaves out those that ask git for more than its index). */
+  only?: (profile: Profile) => boolean;
 }
 
 /**
@@ -224,7 +226,7 @@ function* checkSteps(host: Host, root: string, agents: Agents, opts: CheckOption
   const { files, via, loops = [] } = opts.listed ?? listFiles(host, root);
   const config = readConfig(host.fs, root, { agents: PROFILES.map((p) => p.id), codes: Object.keys(RULES) });
   // Pinned agents win; else the repository's configuration names them; else they are detected.
-  const profiles = typeof agents !== 'function' ? agents : config.agents ? PROFILES.filter((p) => config.agents!.includes(p.id)) : agents(files);
+  const profiles = (typeof agents !== 'function' ? agents : config.agents ? PROFILES.filter((p) => config.agents!.includes(p.id)) : agents(files)).filter(opts.only ?? (() => true));
   const patterns = [...new Set(profiles.flatMap((p) => p.filePatterns))];
   const isInstruction = anyPattern(patterns, host.fs.caseInsensitive);
   const instructionFiles = files.filter(isInstruction);
