@@ -36,8 +36,8 @@ export class AheadGitIndex extends CliGitIndex {
     return this.once(`commit\0${root}\0${rev}`, () => super.commitOf(root, rev));
   }
 
-  override committedFiles(root: string, rev: string): string[] | undefined {
-    return this.once(`files\0${root}\0${rev}`, () => super.committedFiles(root, rev));
+  override committedPaths(root: string, rev: string): string[] | undefined {
+    return this.once(`files\0${root}\0${rev}`, () => super.committedPaths(root, rev));
   }
 
   /** The default branch's commit and its files, the files listed without blocking. */

@@ -61,8 +61,12 @@ export interface GitIndex {
    * `origin/HEAD`'s target, else `main`, else `master`, else `HEAD`. Optional (added later).
    */
   defaultBranch?(root: string): string;
-  /** Files (absolute) in the tree of `rev`; undefined when `rev` cannot be read. Optional (added later). */
-  committedFiles?(root: string, rev: string): string[] | undefined;
+  /**
+   * The files in the tree of `rev`, relative to `root` with `/`, in git's order; undefined when
+   * `rev` cannot be read. Relative: a caller wants a few of them by name, and making the whole
+   * listing absolute (57,000 paths on test262's shape) cost more than reading it. Optional (added later).
+   */
+  committedPaths?(root: string, rev: string): string[] | undefined;
   /** The commit id `rev` points to; undefined when it does not resolve. Optional (added later). */
   commitOf?(root: string, rev: string): string | undefined;
   /**
@@ -91,7 +95,7 @@ export function findGitRoot(fs: FileSystem, dir: string): string | undefined {
 /** The git command line, for the CLI and the extension. */
 export class CliGitIndex implements GitIndex {
   /**
-   * The last tree `committedFiles` listed at a commit id, with its blobs' ids: `committedTexts`
+   * The last tree `committedPaths` listed at a commit id, with its blobs' ids: `committedTexts`
    * of that commit asks git for the blobs by id, where `rev:path` has git read every tree on each
    * path again (1,454 files of babel's shape: 0.10 s of git's CPU, against 0.01 by id).
    */
@@ -191,21 +195,20 @@ export class CliGitIndex implements GitIndex {
     return 'HEAD';
   }
 
-  committedFiles(root: string, rev: string): string[] | undefined {
+  committedPaths(root: string, rev: string): string[] | undefined {
     return this.treeFiles(root, rev, run(root, treeArgs(rev)));
   }
 
-  /** `committedFiles` from git's output for `treeArgs(rev)`, however it was run. */
+  /** `committedPaths` from git's output for `treeArgs(rev)`, however it was run. */
   protected treeFiles(root: string, rev: string, out: string | undefined): string[] | undefined {
     const listing = treeListing(out);
     if (!listing) return undefined;
-    // Kept for `committedTexts` only when `rev` is an object id, which always names this tree.
+    // Asked once, for `committedTexts` and for a caller's `listedSet`.
     listing.ascending = ascending(listing.files);
+    if (listing.ascending) ASCENDING.add(listing.files);
+    // Kept for `committedTexts` only when `rev` is an object id, which always names this tree.
     if (OBJECT_ID.test(rev)) this.tree = { root, rev, ...listing };
-    const files = absolute(root, listing.files);
-    // Made absolute under one root, in the same order: as `ascending`.
-    if (listing.ascending) ASCENDING.add(files);
-    return files;
+    return listing.files;
   }
 
   commitOf(root: string, rev: string): string | undefined {
@@ -216,15 +219,19 @@ export class CliGitIndex implements GitIndex {
 /** A full object id (SHA-1 or SHA-256), which names one commit for good. */
 const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
-/** git's arguments for the files of `rev`'s tree, with their object ids (`CliGitIndex.committedFiles`). */
+/** git's arguments for the files of `rev`'s tree, with their object ids (`CliGitIndex.committedPaths`). */
 export function treeArgs(rev: string): string[] {
   return ['ls-tree', '-r', '-z', rev];
 }
 
-/** A tree's files, relative with `/` as git lists them, and each one's blob id (empty for a submodule). */
+/**
+ * A tree's files, relative with `/` as git lists them, and where each one's entry holds its tab
+ * (its blob id ends there): the ids are cut from git's output only for the files asked.
+ */
 interface TreeListing {
   files: string[];
-  ids: string[];
+  out: string;
+  tabs: number[];
   /** Whether `files` are `ascending`, once asked. */
   ascending?: boolean;
 }
@@ -233,29 +240,40 @@ interface TreeListing {
 function treeListing(out: string | undefined): TreeListing | undefined {
   if (out === undefined) return undefined;
   const files: string[] = [];
-  const ids: string[] = [];
+  const tabs: number[] = [];
   for (let at = 0, end; (end = out.indexOf('\0', at)) >= 0; at = end + 1) {
     const tab = out.indexOf('\t', at);
     if (tab < 0 || tab > end) continue;
     files.push(out.slice(tab + 1, end));
-    ids.push(out.startsWith(' blob ', out.indexOf(' ', at)) ? out.slice(out.lastIndexOf(' ', tab) + 1, tab) : '');
+    tabs.push(tab);
   }
-  return { files, ids };
+  return { files, out, tabs };
+}
+
+/** The blob id of the `i`th file of a listing; empty for a submodule (a `commit`). */
+function blobId(tree: TreeListing, i: number): string {
+  const { out } = tree, tab = tree.tabs[i];
+  const start = out.lastIndexOf('\0', tab) + 1;
+  return out.startsWith(' blob ', out.indexOf(' ', start)) ? out.slice(out.lastIndexOf(' ', tab) + 1, tab) : '';
 }
 
 /** The blob ids of the `wanted` paths the listing holds as blobs (a submodule, a folder or a missing path has none). */
 function blobIds(tree: TreeListing, wanted: readonly string[]): Map<string, string> {
   const ids = new Map<string, string>();
   const { files } = tree;
+  const found = (w: string, i: number) => {
+    const id = blobId(tree, i);
+    if (id) ids.set(w, id);
+  };
   if ((tree.ascending ??= ascending(files))) {
     for (const w of wanted) {
       const i = indexIn(files, w);
-      if (i >= 0 && tree.ids[i]) ids.set(w, tree.ids[i]);
+      if (i >= 0) found(w, i);
     }
     return ids;
   }
   const asked = new Set(wanted);
-  for (let i = 0; i < files.length && ids.size < asked.size; i++) if (tree.ids[i] && asked.has(files[i])) ids.set(files[i], tree.ids[i]);
+  for (let i = 0; i < files.length; i++) if (asked.has(files[i])) found(files[i], i);
   return ids;
 }
 
@@ -281,15 +299,14 @@ function indexIn(list: readonly string[], p: string): number {
 }
 
 /**
- * A git listing's paths as a set (made absolute or not, in the listing's order): looked up by
- * halving where the listing is `ascending`, without hashing its every path into a `Set` (57,000
- * on test262's shape: 16 ms of a `check`).
+ * A git listing's paths as a set: looked up by halving where the listing is `ascending`, without
+ * hashing its every path into a `Set` (57,000 on test262's shape: 16 ms of a `check`).
  */
 export function listedSet(list: readonly string[]): { has(p: string): boolean } {
   return ASCENDING.has(list) || ascending(list) ? { has: (p) => indexIn(list, p) >= 0 } : new Set(list);
 }
 
-/** The listings known to be `ascending` (a commit's, once made absolute). */
+/** The listings of git found `ascending` already (a commit's). */
 const ASCENDING = new WeakSet<readonly string[]>();
 
 /** Tracked files and untracked ones git does not ignore. */
@@ -587,8 +604,8 @@ export class SnapshotGitIndex implements GitIndex {
     return this.once(`branch\0${root}`, () => this.inner.defaultBranch?.(root) ?? 'HEAD');
   }
 
-  committedFiles(root: string, rev: string): string[] | undefined {
-    return this.once(`committed\0${root}\0${rev}`, () => this.inner.committedFiles?.(root, rev) ?? this.inner.trackedFiles(root));
+  committedPaths(root: string, rev: string): string[] | undefined {
+    return this.once(`committed\0${root}\0${rev}`, () => this.inner.committedPaths?.(root, rev));
   }
 
   commitOf(root: string, rev: string): string | undefined {

@@ -82,7 +82,7 @@ export interface Profile {
    */
   workTreeNames?: readonly string[];
   /**
-   * Its chain reads the files committed on the default branch (`GitIndex.committedFiles`): the
+   * Its chain reads the files committed on the default branch (`GitIndex.committedPaths`): the
    * CLI's `check` asks git for them ahead, beside the work tree's listing.
    */
   readsCommit?: boolean;

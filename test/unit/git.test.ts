@@ -63,8 +63,8 @@ describe('CliGitIndex on a real repository', () => {
       const files = [...asked, ...(wide ? ['w/\uFF01/AGENTS.md', 'w/\u{1F600}/AGENTS.md'] : [])].map((f) => path.join(root, f));
       const byPath = new CliGitIndex(new NodeFileSystem()).committedTexts(root, files, at);
       const index = new CliGitIndex(new NodeFileSystem());
-      const listed = index.committedFiles(root, at)!;
-      assert.deepEqual([...listed].sort(), committed.filter((f) => wide || !f.startsWith('w/')).map((f) => path.join(root, f)).sort());
+      const listed = index.committedPaths(root, at)!;
+      assert.deepEqual([...listed].sort(), committed.filter((f) => wide || !f.startsWith('w/')).sort());
       assert.equal(listedSet(listed) instanceof Set, wide);
       const byId = index.committedTexts(root, files, at);
       assert.deepEqual(byId, byPath);

@@ -247,7 +247,9 @@ class Session {
   readonly commit: string | undefined;
   /** What git is asked for the commit's files and texts: its id when known, which no later commit moves. */
   readonly at: string;
+  /** The commit's files, relative to the root with `/`, as git lists them. */
   readonly committedList: string[] | undefined;
+  /** Whether the commit holds a file, by its absolute path. */
   readonly committed: { has(p: string): boolean } | undefined;
   /** Files read through a committed directory link, to the committed path git holds them at. */
   readonly committedAs = new Map<string, string>();
@@ -267,12 +269,43 @@ class Session {
     const root = this.root;
     const rev = this.rev;
     const at = this.at;
-    this.committedList = this.isRepo ? this.atCommit('', () => ctx.git.committedFiles?.(root, at) ?? ctx.git.trackedFiles(root)) : undefined;
+    const tracked = () => ctx.git.trackedFiles(root)?.flatMap((f) => this.listedPath(f) ?? []);
+    this.committedList = this.isRepo ? this.atCommit('', () => ctx.git.committedPaths?.(root, at) ?? tracked()) : undefined;
     const list = this.committedList;
-    this.committed = list ? (this.commit ? this.atCommit('\0set', () => listedSet(list)) : ctx.memo(`committed\0${root}\0${rev}`, () => listedSet(list))) : undefined;
+    const set = list && (this.commit ? this.atCommit('\0set', () => listedSet(list)) : ctx.memo(`committed\0${root}\0${rev}`, () => listedSet(list)));
+    this.committed = set && {
+      has: (p) => {
+        const listed = this.listedPath(p);
+        return listed !== undefined && set.has(listed);
+      },
+    };
     this.absent = this.isRepo
       ? `Not committed on ${this.branch}: a session reads only what is committed on the default branch.`
       : 'Not in a git repository: a session reads guidance only from a commit of the default branch.';
+  }
+
+  /** `p` as the commit's listing spells it (relative to the root, with `/`); undefined outside the root. */
+  listedPath(p: string): string | undefined {
+    const sep = this.ctx.fs.path.sep;
+    const base = this.root.endsWith(sep) ? this.root : this.root + sep;
+    if (!p.startsWith(base) || p.length === base.length) return undefined;
+    const rel = p.slice(base.length);
+    return sep === '/' ? rel : rel.split(sep).join('/');
+  }
+
+  /**
+   * The commit's guidance files and `SKILL.md` files, absolute: picked from its listing once, so
+   * that only these of its files (57,000 on test262's shape) are made absolute.
+   */
+  guidanceFiles(): string[] {
+    return this.atCommit('\0guidance', () => {
+      const picked = (this.committedList ?? []).filter((f) => {
+        if (!f.endsWith('.md')) return false;
+        const name = f.slice(f.lastIndexOf('/') + 1);
+        return GUIDANCE.includes(name) || name === 'SKILL.md';
+      });
+      return picked.map((f) => this.ctx.fs.path.join(this.root, f));
+    });
   }
 
   rel(p: string): string {
@@ -367,15 +400,14 @@ function findGuidance(s: Session): { rootItems: Item[]; groups: Group[]; guidanc
   const path = s.ctx.fs.path;
   const reader = new GuidanceReader(s);
   // Every guidance file and skill of the commit read from git at once, not one `git show` each.
-  if (s.isRepo) prefetch(s, s.atCommit('\0guidance', () => (s.committedList ?? []).filter((f) => f.endsWith('.md') && (GUIDANCE.includes(path.basename(f)) || path.basename(f) === 'SKILL.md'))));
+  if (s.isRepo) prefetch(s, s.guidanceFiles());
   // Root files, in this order: AGENTS.md, CLAUDE.md, then what they import.
   const rootItems = reader.group(s.root, GUIDANCE.map((n) => path.join(s.root, n)));
   // Directories with guidance in the commit, nearest the root first.
   const guidanceDirs = s.atCommit('dirs', () => {
     const dirs = new Map<string, string[]>();
-    for (const f of s.committedList ?? []) {
-      // Most of a large repository's files end otherwise: the cheap test first.
-      if (!f.endsWith('.md') || !GUIDANCE.includes(path.basename(f)) || path.dirname(f) === s.root || !isInside(f, s.root, s.ctx.fs)) continue;
+    for (const f of s.guidanceFiles()) {
+      if (!GUIDANCE.includes(path.basename(f)) || path.dirname(f) === s.root || !isInside(f, s.root, s.ctx.fs)) continue;
       const d = path.dirname(f);
       dirs.set(d, [...(dirs.get(d) ?? []), f]);
     }
@@ -549,7 +581,7 @@ function listSkillFiles(s: Session): { skillFiles: string[]; workOnlySkills: Ski
   const skillFiles: string[] = [];
   const workOnlySkills: SkillItem[] = [];
   // The commit's SKILL.md files, once: each skills folder's are picked from them, not from every file.
-  const named = s.atCommit('\0skills', () => (s.committedList ?? []).filter((f) => f.endsWith('SKILL.md')));
+  const named = s.atCommit('\0skills', () => s.guidanceFiles().filter((f) => path.basename(f) === 'SKILL.md'));
   for (const dir of SKILL_DIRS) {
     const prefix = path.join(s.root, dir) + path.sep;
     // `<name>/SKILL.md` below the prefix, in the order of their paths in the commit (with `/`).

@@ -34,8 +34,10 @@ export class MemoryGitIndex implements GitIndex {
     return this.refs.defaultBranch ?? 'main';
   }
 
-  committedFiles(root: string): string[] | undefined {
-    return [...this.committed.keys()].filter((p) => p !== root && isInside(p, root, this.fs));
+  committedPaths(root: string): string[] | undefined {
+    // Relative with `/`, in the order git lists a tree: by the paths' UTF-8 bytes.
+    const rel = [...this.committed.keys()].filter((p) => p !== root && isInside(p, root, this.fs)).map((p) => this.fs.path.relative(root, p).split(this.fs.path.sep).join('/'));
+    return rel.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
   }
 
   commitOf(): string | undefined {
