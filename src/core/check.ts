@@ -10,7 +10,7 @@ import { matchesAny, relativeInside, SegmentIndex } from './globs';
 import { isInside, pathKey, SKIP_DIRS, type PathRules } from './paths';
 import type { Chain, Diagnostic } from './model';
 import { governedFolders } from './patterns';
-import type { Profile } from './profile';
+import { getOrSet, type Profile } from './profile';
 import { readText } from './readText';
 
 export interface CheckResult {
@@ -395,8 +395,9 @@ function globTests(fs: PathRules, root: string, rules: readonly GlobRule[]): { b
 }
 
 /**
- * The globs of each rule that match no file under its scope, from one pass over the file list
- * for every rule: each file is tested only against the globs still unmatched in the folders
+ * The globs of each rule that match no file under its scope. A list in git's order is searched
+ * folder by folder, each folder's files found by halving; any other in one pass for every rule.
+ * Each file is tested only against the globs still unmatched in the folders
  * above it (`globTests`), so a glob that matches stops costing anything. The pass allocates
  * nothing per file but what a test needs (its path below the folder, in lower case): the folders
  * above a file are looked up once per folder of the list, not per file (57,000 files on test262's
@@ -428,13 +429,35 @@ export function* deadGlobs(fs: PathRules, root: string, files: readonly string[]
     }
     if (!tests.length) byScope.delete(prefix);
   };
+  // A glob of the root is asked of every file: first, whether any path holds its plain runs.
+  if (byScope.get('')?.some((t) => t.needs)) dropUnheld(byScope, files);
+  // A list in a few ascending stretches (git's: the untracked files, then the tracked ones, each
+  // sorted): a folder's files are one range of each stretch, found by halving, and only they are
+  // tested against its globs, not every file of the repository (a glob waiting in a folder deep
+  // in the tree kept the pass going over all 57,000 files of test262's shape).
+  const stretches = byScope.size ? ascendingStretches(files, MAX_STRETCHES) : undefined;
+  if (stretches) {
+    let tested = 0;
+    for (const prefix of [...byScope.keys()]) {
+      const from = prefix ? prefix.length + 1 : 0;
+      for (const [start, end] of stretches) {
+        const [lo, hi] = prefix ? [firstAtLeast(files, start, end, `${prefix}/`), firstAtLeast(files, start, end, `${prefix}0`)] : [start, end];
+        for (let n = lo; n < hi && byScope.has(prefix); n++) {
+          if (++tested % 2048 === 0) yield;
+          lower = undefined;
+          test(prefix, files[n], from);
+        }
+      }
+    }
+  }
+  // Elsewhere, one pass over the list for every folder at once.
   // The lengths of the folders waiting: a file's folders of other lengths are not cut out of its path.
   const lengths = new Set([...byScope.keys()].map((prefix) => prefix.length));
   // The folders with tests above the last file's folder, each with where a path below it starts:
   // the list is in git's order (or sorted), so most files share the folder of the one before.
   let folder: string | undefined;
   let above: { prefix: string; from: number }[] = [];
-  for (let n = 0; n < files.length; n++) {
+  for (let n = 0; n < files.length && !stretches; n++) {
     if (!byScope.size) break;
     if (n % 2048 === 2047) yield;
     const f = files[n];
@@ -456,6 +479,54 @@ export function* deadGlobs(fs: PathRules, root: string, files: readonly string[]
   const dead = new Map<GlobRule, string[]>();
   for (const p of all) if (!p.matched) dead.set(p.rule, [...(dead.get(p.rule) ?? []), p.glob]);
   return dead;
+}
+
+/**
+ * Drop the tests of globs whose plain runs (`requiredRuns`) no path of the list holds in any case:
+ * they match nothing, whatever their folder (`**\/*.nomatch`: an extension or a folder the
+ * repository does not have), and a glob of the root would be asked of every file. One search of
+ * the whole list for each run, where the test of each file lowers its case: so a run is searched
+ * ignoring ASCII case, unless a path holds one of the two letters whose lower case is ASCII or
+ * longer (U+0130, U+212A), where the test of each file decides.
+ */
+function dropUnheld(byScope: Map<string, GlobTest[]>, files: readonly string[]): void {
+  const all = files.join('\n');
+  if (all.includes('\u0130') || all.includes('\u212a')) return;
+  const held = new Map<string, boolean>();
+  const holds = (run: string) => getOrSet(held, run, () => new RegExp(run.replace(/[.\\-]/g, '\\$&'), 'i').test(all));
+  for (const [prefix, tests] of byScope) {
+    const kept = tests.filter((t) => !t.needs || t.needs.every(holds));
+    if (kept.length === tests.length) continue;
+    if (kept.length) byScope.set(prefix, kept);
+    else byScope.delete(prefix);
+  }
+}
+
+/** More stretches than this and the list is taken as in no order. */
+const MAX_STRETCHES = 16;
+
+/** The `[start, end)` stretches of `list` in ascending order, as JavaScript compares strings; undefined past `max` of them. */
+function ascendingStretches(list: readonly string[], max: number): [number, number][] | undefined {
+  const out: [number, number][] = [];
+  let start = 0;
+  for (let i = 1; i < list.length; i++) {
+    if (list[i - 1] < list[i]) continue;
+    if (out.push([start, i]) >= max) return undefined;
+    start = i;
+  }
+  if (list.length) out.push([start, list.length]);
+  return out;
+}
+
+/** The first index from `start` to `end` of an ascending stretch of `list` whose string is not below `p` (`end` when none). */
+function firstAtLeast(list: readonly string[], start: number, end: number, p: string): number {
+  let lo = start;
+  for (let hi = end; lo < hi; ) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid] < p) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Whether `text` holds every one of `runs` at or after `from`. */
