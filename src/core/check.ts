@@ -326,14 +326,31 @@ export function anyPattern(patterns: readonly string[], nocase = false): (rel: s
   // Their name expressions together (when each has one): most file names match none of them.
   const flags = always[0]?.name?.flags;
   const anyName = always.length && always.every((a) => a.name?.flags === flags) ? new RegExp(always.map((a) => `(?:${a.name!.source})`).join('|'), flags) : undefined;
+  // And the lengths of the names they match, when each matches names of one length
+  // (`[Aa][Gg][Ee][Nn][Tt][Ss].[Mm][Dd]`): a file name of another length is not cut out of its path.
+  const lengths = index.always.map(({ glob }) => nameLength(glob.slice(glob.lastIndexOf('/') + 1)));
+  const nameLengths = lengths.every((n) => n !== undefined) ? new Set(lengths) : undefined;
   const test = (re: RegExp) => re.test(current);
   let current = '';
   return (rel) => {
-    const name = rel.slice(rel.lastIndexOf('/') + 1);
-    if (!anyName || anyName.test(name)) for (const { name: nameRe, re } of always) if ((!nameRe || nameRe.test(name)) && re.test(rel)) return true;
+    const cut = rel.lastIndexOf('/') + 1;
+    // Indexed: V8's baseline code makes an object for each step of a `for...of`, an empty one too.
+    if (always.length && (!nameLengths || nameLengths.has(rel.length - cut))) {
+      const name = rel.slice(cut);
+      if (!anyName || anyName.test(name)) for (let i = 0; i < always.length; i++) if ((!always[i].name || always[i].name!.test(name)) && always[i].re.test(rel)) return true;
+    }
     current = rel;
     return index.some(rel, test);
   };
+}
+
+/**
+ * How many UTF-16 units every name a glob's last segment matches has, when that is one number: a
+ * segment of letters, digits, `.`, `_`, `-` and classes of those (`[Aa]`, one unit each); undefined
+ * for anything else (`*`, `?`, `{}`, an extglob, a class of other characters).
+ */
+function nameLength(segment: string): number | undefined {
+  return /^(?:[\w.-]|\[[\w.-]+\])+$/.test(segment) ? segment.replace(/\[[\w.-]+\]/g, 'x').length : undefined;
 }
 
 /**

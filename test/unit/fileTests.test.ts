@@ -14,7 +14,7 @@ import { PROFILES } from '../../src/core/profiles';
 
 const PATTERNS = [...new Set(PROFILES.flatMap((p) => p.filePatterns))];
 const NAMES = [
-  ...new Set([...PATTERNS.flatMap((p) => p.split('/')).filter((s) => !/[*?[\]{}]/.test(s)), 'a', 'src', 'x.md', 'x.mdc', 'b.instructions.md', 'claude.md', 'Agents.MD', 'RULES', 'rules.md', '@scope', 'a-b_c']),
+  ...new Set([...PATTERNS.flatMap((p) => p.split('/')).filter((s) => !/[*?[\]{}]/.test(s)), 'a', 'src', 'x.md', 'x.mdc', 'b.instructions.md', 'claude.md', 'Agents.MD', 'AGENTS.mx', 'Gemini.mD', 'RULES', 'rules.md', '@scope', 'a-b_c']),
 ];
 const rel = fc.array(fc.constantFrom(...NAMES), { minLength: 1, maxLength: 6 }).map((segments) => segments.join('/'));
 const patterns = fc.subarray(PATTERNS, { minLength: 1 });
