@@ -2,7 +2,7 @@ import { diag } from '../diagnostics';
 import type { PathApi } from '../fs';
 import { newSource, type Diagnostic, type RenderPart, type Source } from '../model';
 import { dirsBelow, folderOf, hasExactName } from '../paths';
-import type { Profile, ProfileResult, ResolveContext } from '../profile';
+import { getOrSet, type Profile, type ProfileResult, type ResolveContext } from '../profile';
 import { describeReadFailure, readFailureDiagnostic, readText, sizes, type ReadResult } from '../readText';
 import { byteCount, fmt } from '../text';
 
@@ -323,11 +323,18 @@ function render(path: PathApi, root: string, blocks: string[], listed: Listed[])
  */
 function untrackedOnTheWay(ctx: ResolveContext, root: string, trackedSet: Set<string>): string[] {
   const path = ctx.fs.path;
-  const candidates = dirsBelow(root, folderOf(ctx.fs, ctx.target), ctx.fs).flatMap((d) => [path.join(d, 'AGENTS.md'), path.join(d, 'CLAUDE.md')]);
-  if (NAMES.has(path.basename(ctx.target)) && !candidates.includes(ctx.target) && path.dirname(ctx.target) !== root) candidates.push(ctx.target);
   // git lists names as committed and CAR matches them exactly: on a case-insensitive disk a
   // `claude.md` is not an untracked CLAUDE.md, only a file CAR never looks for.
-  return candidates.filter((file) => !trackedSet.has(file) && ctx.fs.stat(file)?.type === 'file' && hasExactName(ctx.fs, file));
+  const untracked = (file: string) => !trackedSet.has(file) && ctx.fs.stat(file)?.type === 'file' && hasExactName(ctx.fs, file);
+  // Each folder's once per refresh: `check` asks for every folder below it too.
+  const byFolder = ctx.memo(`untrackedIn\0${root}`, () => new Map<string, string[]>());
+  const dirs = dirsBelow(root, folderOf(ctx.fs, ctx.target), ctx.fs);
+  const out: string[] = [];
+  for (const d of dirs) out.push(...getOrSet(byFolder, d, () => [path.join(d, 'AGENTS.md'), path.join(d, 'CLAUDE.md')].filter(untracked)));
+  // The target itself, when it is a file of those names the folders did not give.
+  const target = ctx.target;
+  if (NAMES.has(path.basename(target)) && path.dirname(target) !== root && !dirs.includes(path.dirname(target)) && untracked(target)) out.push(target);
+  return out;
 }
 
 /** Each untracked file on the way, listed as not read, with its warning. */
