@@ -4,7 +4,7 @@ import { refreshHost, type Host } from './core/chain';
 import { check, checkInSlices, listedFolder, type Agents, type CheckOptions, type CheckResult } from './core/check';
 import type { Chain } from './core/model';
 import type { FileSystem } from './core/fs';
-import { absolute, CliGitIndex, namedAny, relativeList, runAsync, SnapshotGitIndex, treeArgs, type WorkTreeListing } from './core/git';
+import { absolute, CliGitIndex, namedAny, relativeList, runAsync, SnapshotGitIndex, treeArgs, type CommittedPaths, type WorkTreeListing } from './core/git';
 import type { Profile } from './core/profile';
 
 /**
@@ -36,7 +36,7 @@ export class AheadGitIndex extends CliGitIndex {
     return this.once(`commit\0${root}\0${rev}`, () => super.commitOf(root, rev));
   }
 
-  override committedPaths(root: string, rev: string): string[] | undefined {
+  override committedPaths(root: string, rev: string): CommittedPaths | undefined {
     return this.once(`files\0${root}\0${rev}`, () => super.committedPaths(root, rev));
   }
 

@@ -62,11 +62,12 @@ export interface GitIndex {
    */
   defaultBranch?(root: string): string;
   /**
-   * The files in the tree of `rev`, relative to `root` with `/`, in git's order; undefined when
-   * `rev` cannot be read. Relative: a caller wants a few of them by name, and making the whole
-   * listing absolute (57,000 paths on test262's shape) cost more than reading it. Optional (added later).
+   * The files in the tree of `rev`, by their paths relative to `root` with `/`; undefined when
+   * `rev` cannot be read. Asked by path and by name: a caller wants a few of them, and a list of
+   * them all, made absolute, cost more than git's listing (57,000 paths on test262's shape).
+   * Optional (added later).
    */
-  committedPaths?(root: string, rev: string): string[] | undefined;
+  committedPaths?(root: string, rev: string): CommittedPaths | undefined;
   /** The commit id `rev` points to; undefined when it does not resolve. Optional (added later). */
   commitOf?(root: string, rev: string): string | undefined;
   /**
@@ -75,6 +76,13 @@ export interface GitIndex {
    * (`SnapshotGitIndex`). Optional: without it, a refresh asks `root` of each folder.
    */
   readonly rootsFrom?: FileSystem;
+}
+
+/** A commit's files, by their paths relative to its root, with `/` (`GitIndex.committedPaths`). */
+export interface CommittedPaths {
+  has(rel: string): boolean;
+  /** The paths whose last part is one of `names`, in git's order (by their UTF-8 bytes). */
+  named(names: readonly string[]): string[];
 }
 
 /** The work tree's files, relative with `/` as git lists them: the `untracked` first ones untracked, the rest tracked. */
@@ -99,7 +107,7 @@ export class CliGitIndex implements GitIndex {
    * of that commit asks git for the blobs by id, where `rev:path` has git read every tree on each
    * path again (1,454 files of babel's shape: 0.10 s of git's CPU, against 0.01 by id).
    */
-  private tree: (TreeListing & { root: string; rev: string }) | undefined;
+  private tree: { root: string; rev: string; listing: TreeListing } | undefined;
 
   constructor(private readonly fs: FileSystem) {}
 
@@ -151,8 +159,8 @@ export class CliGitIndex implements GitIndex {
     const out = new Map<string, string | undefined>();
     // Node's `relative` normalizes both paths each time (17 ms for babel's shape's 1,454 guidance files).
     const rels = files.map((f) => (f.startsWith(root) && f[root.length] === path.sep ? f.slice(root.length + 1) : path.relative(root, f)).split(path.sep).join('/'));
-    const tree = this.tree?.root === root && this.tree.rev === rev ? this.tree : undefined;
-    const ids = tree && blobIds(tree, rels);
+    const tree = this.tree?.root === root && this.tree.rev === rev ? this.tree.listing : undefined;
+    const ids = tree?.blobIds(rels);
     // By blob id where the commit's listing gave one (a file it does not hold as a blob has no
     // text); else `rev:path`, one name a line: a name with a newline cannot be asked.
     const asked: string[] = [];
@@ -195,20 +203,17 @@ export class CliGitIndex implements GitIndex {
     return 'HEAD';
   }
 
-  committedPaths(root: string, rev: string): string[] | undefined {
+  committedPaths(root: string, rev: string): CommittedPaths | undefined {
     return this.treeFiles(root, rev, run(root, treeArgs(rev)));
   }
 
   /** `committedPaths` from git's output for `treeArgs(rev)`, however it was run. */
-  protected treeFiles(root: string, rev: string, out: string | undefined): string[] | undefined {
-    const listing = treeListing(out);
-    if (!listing) return undefined;
-    // Asked once, for `committedTexts` and for a caller's `listedSet`.
-    listing.ascending = ascending(listing.files);
-    if (listing.ascending) ASCENDING.add(listing.files);
+  protected treeFiles(root: string, rev: string, out: string | undefined): CommittedPaths | undefined {
+    if (out === undefined) return undefined;
+    const listing = new TreeListing(out);
     // Kept for `committedTexts` only when `rev` is an object id, which always names this tree.
-    if (OBJECT_ID.test(rev)) this.tree = { root, rev, ...listing };
-    return listing.files;
+    if (OBJECT_ID.test(rev)) this.tree = { root, rev, listing };
+    return listing;
   }
 
   commitOf(root: string, rev: string): string | undefined {
@@ -225,56 +230,81 @@ export function treeArgs(rev: string): string[] {
 }
 
 /**
- * A tree's files, relative with `/` as git lists them, and where each one's entry holds its tab
- * (its blob id ends there): the ids are cut from git's output only for the files asked.
+ * A tree's files as `git ls-tree -r -z` lists them (`<mode> <type> <id>\t<path>` each), kept as
+ * git's text: looked up by halving it, picked by name with a search of it, never cut into a
+ * string per file (57,000 on test262's shape: 14 ms and their collection, for a few hundred
+ * look-ups). git lists a tree by its paths' UTF-8 bytes, JavaScript's order of strings but for a
+ * character above U+FFFF against one from U+E000 to U+FFFF; where the text holds one of those,
+ * its paths are put in a map instead.
  */
-interface TreeListing {
-  files: string[];
-  out: string;
-  tabs: number[];
-  /** Whether `files` are `ascending`, once asked. */
-  ascending?: boolean;
-}
+class TreeListing implements CommittedPaths {
+  /** Where each entry starts in the text, and one past the text's end. */
+  private readonly starts: number[] = [];
+  /** Each path's entry, where the text is not in JavaScript's order. */
+  private readonly byPath: Map<string, number> | undefined;
 
-/** `git ls-tree -r -z`'s entries, `<mode> <type> <id>\t<path>`. */
-function treeListing(out: string | undefined): TreeListing | undefined {
-  if (out === undefined) return undefined;
-  const files: string[] = [];
-  const tabs: number[] = [];
-  for (let at = 0, end; (end = out.indexOf('\0', at)) >= 0; at = end + 1) {
-    const tab = out.indexOf('\t', at);
-    if (tab < 0 || tab > end) continue;
-    files.push(out.slice(tab + 1, end));
-    tabs.push(tab);
+  constructor(private readonly out: string) {
+    let at = 0;
+    for (let end; (end = out.indexOf('\0', at)) >= 0; at = end + 1) this.starts.push(at);
+    this.starts.push(at);
+    if (/[\uE000-\uFFFF]/.test(out)) this.byPath = new Map(this.starts.slice(0, -1).map((_, i) => [this.path(i), i]));
   }
-  return { files, out, tabs };
-}
 
-/** The blob id of the `i`th file of a listing; empty for a submodule (a `commit`). */
-function blobId(tree: TreeListing, i: number): string {
-  const { out } = tree, tab = tree.tabs[i];
-  const start = out.lastIndexOf('\0', tab) + 1;
-  return out.startsWith(' blob ', out.indexOf(' ', start)) ? out.slice(out.lastIndexOf(' ', tab) + 1, tab) : '';
-}
+  /** The path of the `i`th entry (empty for an entry without a tab, which git does not write). */
+  private path(i: number): string {
+    const tab = this.out.indexOf('\t', this.starts[i]);
+    const end = this.starts[i + 1] - 1;
+    return tab < 0 || tab > end ? '' : this.out.slice(tab + 1, end);
+  }
 
-/** The blob ids of the `wanted` paths the listing holds as blobs (a submodule, a folder or a missing path has none). */
-function blobIds(tree: TreeListing, wanted: readonly string[]): Map<string, string> {
-  const ids = new Map<string, string>();
-  const { files } = tree;
-  const found = (w: string, i: number) => {
-    const id = blobId(tree, i);
-    if (id) ids.set(w, id);
-  };
-  if ((tree.ascending ??= ascending(files))) {
+  /** The entry of `rel`, or -1. */
+  private indexOf(rel: string): number {
+    if (this.byPath) return this.byPath.get(rel) ?? -1;
+    let lo = 0;
+    for (let hi = this.starts.length - 1; lo < hi; ) {
+      const mid = (lo + hi) >> 1;
+      if (this.path(mid) < rel) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < this.starts.length - 1 && this.path(lo) === rel ? lo : -1;
+  }
+
+  has(rel: string): boolean {
+    return this.indexOf(rel) >= 0;
+  }
+
+  named(names: readonly string[]): string[] {
+    const { out } = this;
+    const at: number[] = [];
+    for (const name of new Set(names)) {
+      for (let i = out.indexOf(`${name}\0`); i >= 0; i = out.indexOf(`${name}\0`, i + 1)) {
+        // The whole last part of a path: after a `/`, or after the entry's tab.
+        const start = out.lastIndexOf('\0', i - 1) + 1;
+        const tab = out.indexOf('\t', start);
+        if (tab >= 0 && tab < i && (out[i - 1] === '/' || i - 1 === tab)) at.push(i);
+      }
+    }
+    return at.sort((a, b) => a - b).map((i) => out.slice(out.indexOf('\t', out.lastIndexOf('\0', i - 1) + 1) + 1, out.indexOf('\0', i)));
+  }
+
+  /** The blob ids of the `wanted` paths the listing holds as blobs (a submodule, a folder or a missing path has none). */
+  blobIds(wanted: readonly string[]): Map<string, string> {
+    const { out } = this;
+    const ids = new Map<string, string>();
     for (const w of wanted) {
-      const i = indexIn(files, w);
-      if (i >= 0) found(w, i);
+      const i = this.indexOf(w);
+      if (i < 0) continue;
+      const start = this.starts[i];
+      const tab = out.indexOf('\t', start);
+      if (out.startsWith(' blob ', out.indexOf(' ', start))) ids.set(w, out.slice(out.lastIndexOf(' ', tab) + 1, tab));
     }
     return ids;
   }
-  const asked = new Set(wanted);
-  for (let i = 0; i < files.length; i++) if (asked.has(files[i])) found(files[i], i);
-  return ids;
+}
+
+/** `CommittedPaths` of git's output for `treeArgs` (exported for the tests). */
+export function committedPathsOf(out: string): CommittedPaths {
+  return new TreeListing(out);
 }
 
 /**
@@ -300,14 +330,17 @@ function indexIn(list: readonly string[], p: string): number {
 
 /**
  * A git listing's paths as a set: looked up by halving where the listing is `ascending`, without
- * hashing its every path into a `Set` (57,000 on test262's shape: 16 ms of a `check`).
+ * hashing its every path into a `Set`.
  */
 export function listedSet(list: readonly string[]): { has(p: string): boolean } {
-  return ASCENDING.has(list) || ascending(list) ? { has: (p) => indexIn(list, p) >= 0 } : new Set(list);
+  return ascending(list) ? { has: (p) => indexIn(list, p) >= 0 } : new Set(list);
 }
 
-/** The listings of git found `ascending` already (a commit's). */
-const ASCENDING = new WeakSet<readonly string[]>();
+/** `CommittedPaths` of a list of relative paths (git's listing of the index, where a commit's cannot be had). */
+export function listedPaths(list: readonly string[]): CommittedPaths {
+  const set = listedSet(list);
+  return { has: (rel) => set.has(rel), named: (names) => list.filter((f) => names.includes(f.slice(f.lastIndexOf('/') + 1))) };
+}
 
 /** Tracked files and untracked ones git does not ignore. */
 const WORK_TREE_ARGS = ['ls-files', '-z', '--cached', '--others', '--exclude-standard'];
@@ -604,7 +637,7 @@ export class SnapshotGitIndex implements GitIndex {
     return this.once(`branch\0${root}`, () => this.inner.defaultBranch?.(root) ?? 'HEAD');
   }
 
-  committedPaths(root: string, rev: string): string[] | undefined {
+  committedPaths(root: string, rev: string): CommittedPaths | undefined {
     return this.once(`committed\0${root}\0${rev}`, () => this.inner.committedPaths?.(root, rev));
   }
 

@@ -9,7 +9,7 @@ import { AheadGitIndex, checkAhead, checkHost, PartsGitIndex } from '../../src/c
 import { CachedFileSystem } from '../../src/core/cachedFs';
 import { check } from '../../src/core/check';
 import { NodeFileSystem } from '../../src/core/fs';
-import { CliGitIndex, listedSet, SnapshotGitIndex } from '../../src/core/git';
+import { CliGitIndex, committedPathsOf, listedSet, SnapshotGitIndex } from '../../src/core/git';
 import { OneLookFileSystem } from '../../src/core/oneLookFs';
 import { PROFILES } from '../../src/core/profiles';
 
@@ -64,8 +64,11 @@ describe('CliGitIndex on a real repository', () => {
       const byPath = new CliGitIndex(new NodeFileSystem()).committedTexts(root, files, at);
       const index = new CliGitIndex(new NodeFileSystem());
       const listed = index.committedPaths(root, at)!;
-      assert.deepEqual([...listed].sort(), committed.filter((f) => wide || !f.startsWith('w/')).sort());
-      assert.equal(listedSet(listed) instanceof Set, wide);
+      const held = committed.filter((f) => wide || !f.startsWith('w/'));
+      for (const f of [...asked, ...committed]) assert.equal(listed.has(f), held.includes(f), f);
+      // In git's order: by the paths' UTF-8 bytes.
+      const byBytes = (x: string, y: string) => Buffer.compare(Buffer.from(x), Buffer.from(y));
+      assert.deepEqual(listed.named(['CLAUDE.md', 'AGENTS.md']), held.filter((f) => /(^|\/)(AGENTS|CLAUDE)\.md$/.test(f)).sort(byBytes));
       const byId = index.committedTexts(root, files, at);
       assert.deepEqual(byId, byPath);
       assert.deepEqual(
@@ -90,6 +93,29 @@ describe('CliGitIndex on a real repository', () => {
         for (const q of [...queries, ...list]) assert.equal(set.has(q), list.includes(q), q);
       }),
       { seed: 10, numRuns: 300 },
+    );
+  });
+});
+
+describe("a commit's files from git's listing", () => {
+  // `git ls-tree -r -z` text made up for random paths, in git's order (by their UTF-8 bytes): the
+  // listing is looked up by halving its text, where JavaScript's order of strings agrees.
+  const segment = fc.constantFrom('a', 'B', '.c', 'AGENTS.md', 'XAGENTS.md', 'CLAUDE.md', 'a\tb', 'AGENTS.md\tx', '\uFF01', '\u{1F600}', '\u00e9', 'a b');
+  const p = fc.array(segment, { minLength: 1, maxLength: 3 }).map((s) => s.join('/'));
+  const byBytes = (x: string, y: string) => Buffer.compare(Buffer.from(x), Buffer.from(y));
+  const entry = (f: string, i: number) => `${i % 3 ? '100644 blob' : '160000 commit'} ${String(i).padStart(40, '0')}\t${f}\0`;
+
+  it('holds and names exactly the paths listed (random listings)', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(p, { maxLength: 40 }), fc.array(p, { maxLength: 10 }), (paths, queries) => {
+        // A folder and a file of one name cannot both be in a tree: drop the paths below a listed file.
+        const files = paths.filter((f) => !paths.some((g) => f.startsWith(`${g}/`))).sort(byBytes);
+        const listed = committedPathsOf(files.map(entry).join(''));
+        for (const q of [...queries, ...files]) assert.equal(listed.has(q), files.includes(q), JSON.stringify(q));
+        const names = ['AGENTS.md', 'CLAUDE.md'];
+        assert.deepEqual(listed.named(names), files.filter((f) => names.includes(f.slice(f.lastIndexOf('/') + 1))));
+      }),
+      { seed: 12, numRuns: 500 },
     );
   });
 });

@@ -1,6 +1,6 @@
 import { diag } from '../diagnostics';
 import { parseFrontmatter } from '../frontmatter';
-import { listedSet } from '../git';
+import { listedPaths, type CommittedPaths } from '../git';
 import { newSource, setInjected, type Diagnostic, type RenderPart, type Source, type SourceKind } from '../model';
 import { dirsBelow, hasExactName, isInside } from '../paths';
 import { getOrSet, type Profile, type ProfileResult, type ResolveContext } from '../profile';
@@ -247,8 +247,8 @@ class Session {
   readonly commit: string | undefined;
   /** What git is asked for the commit's files and texts: its id when known, which no later commit moves. */
   readonly at: string;
-  /** The commit's files, relative to the root with `/`, as git lists them. */
-  readonly committedList: string[] | undefined;
+  /** The commit's files, by their paths relative to the root with `/`. */
+  readonly commitFiles: CommittedPaths | undefined;
   /** Whether the commit holds a file, by its absolute path. */
   readonly committed: { has(p: string): boolean } | undefined;
   /** Files read through a committed directory link, to the committed path git holds them at. */
@@ -269,14 +269,15 @@ class Session {
     const root = this.root;
     const rev = this.rev;
     const at = this.at;
-    const tracked = () => ctx.git.trackedFiles(root)?.flatMap((f) => this.listedPath(f) ?? []);
-    this.committedList = this.isRepo ? this.atCommit('', () => ctx.git.committedPaths?.(root, at) ?? tracked()) : undefined;
-    const list = this.committedList;
-    const set = list && (this.commit ? this.atCommit('\0set', () => listedSet(list)) : ctx.memo(`committed\0${root}\0${rev}`, () => listedSet(list)));
-    this.committed = set && {
+    const tracked = () => {
+      const list = ctx.git.trackedFiles(root)?.flatMap((f) => this.listedPath(f) ?? []);
+      return list && listedPaths(list);
+    };
+    const files = (this.commitFiles = this.isRepo ? (this.commit ? this.atCommit('', () => ctx.git.committedPaths?.(root, at) ?? tracked()) : ctx.memo(`committed\0${root}\0${rev}`, () => ctx.git.committedPaths?.(root, at) ?? tracked())) : undefined);
+    this.committed = files && {
       has: (p) => {
         const listed = this.listedPath(p);
-        return listed !== undefined && set.has(listed);
+        return listed !== undefined && files.has(listed);
       },
     };
     this.absent = this.isRepo
@@ -298,14 +299,7 @@ class Session {
    * that only these of its files (57,000 on test262's shape) are made absolute.
    */
   guidanceFiles(): string[] {
-    return this.atCommit('\0guidance', () => {
-      const picked = (this.committedList ?? []).filter((f) => {
-        if (!f.endsWith('.md')) return false;
-        const name = f.slice(f.lastIndexOf('/') + 1);
-        return GUIDANCE.includes(name) || name === 'SKILL.md';
-      });
-      return picked.map((f) => this.ctx.fs.path.join(this.root, f));
-    });
+    return this.atCommit('\0guidance', () => (this.commitFiles?.named([...GUIDANCE, 'SKILL.md']) ?? []).map((f) => this.ctx.fs.path.join(this.root, f)));
   }
 
   rel(p: string): string {

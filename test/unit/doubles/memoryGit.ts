@@ -1,5 +1,5 @@
 import type { FileSystem } from '../../../src/core/fs';
-import { findGitRoot, type GitIndex } from '../../../src/core/git';
+import { findGitRoot, listedPaths, type CommittedPaths, type GitIndex } from '../../../src/core/git';
 import { isInside } from '../../../src/core/paths';
 
 /**
@@ -34,10 +34,10 @@ export class MemoryGitIndex implements GitIndex {
     return this.refs.defaultBranch ?? 'main';
   }
 
-  committedPaths(root: string): string[] | undefined {
+  committedPaths(root: string): CommittedPaths | undefined {
     // Relative with `/`, in the order git lists a tree: by the paths' UTF-8 bytes.
     const rel = [...this.committed.keys()].filter((p) => p !== root && isInside(p, root, this.fs)).map((p) => this.fs.path.relative(root, p).split(this.fs.path.sep).join('/'));
-    return rel.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    return listedPaths(rel.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))));
   }
 
   commitOf(): string | undefined {
