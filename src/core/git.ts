@@ -275,16 +275,19 @@ class TreeListing implements CommittedPaths {
 
   named(names: readonly string[]): string[] {
     const { out } = this;
-    const at: number[] = [];
-    for (const name of new Set(names)) {
-      for (let i = out.indexOf(`${name}\0`); i >= 0; i = out.indexOf(`${name}\0`, i + 1)) {
-        // The whole last part of a path: after a `/`, or after the entry's tab.
-        const start = out.lastIndexOf('\0', i - 1) + 1;
-        const tab = out.indexOf('\t', start);
-        if (tab >= 0 && tab < i && (out[i - 1] === '/' || i - 1 === tab)) at.push(i);
-      }
+    // One search of the text for the ending the names share (`.md`), each path found so tested.
+    let tail = names[0] ?? '';
+    for (const n of names) while (!n.endsWith(tail)) tail = tail.slice(1);
+    const found: string[] = [];
+    for (let end = out.indexOf(`${tail}\0`); end >= 0; end = out.indexOf(`${tail}\0`, end + 1)) {
+      end += tail.length;
+      const tab = out.indexOf('\t', out.lastIndexOf('\0', end - 1) + 1);
+      if (tab < 0 || tab > end) continue;
+      // The last part of the path: after its last `/`, or after the entry's tab.
+      const name = out.slice(Math.max(out.lastIndexOf('/', end), tab) + 1, end);
+      if (names.includes(name)) found.push(out.slice(tab + 1, end));
     }
-    return at.sort((a, b) => a - b).map((i) => out.slice(out.indexOf('\t', out.lastIndexOf('\0', i - 1) + 1) + 1, out.indexOf('\0', i)));
+    return found;
   }
 
   /** The blob ids of the `wanted` paths the listing holds as blobs (a submodule, a folder or a missing path has none). */
@@ -402,9 +405,30 @@ export function namedAny(files: readonly string[], names: readonly string[], fro
   let tail = names[0] ?? '';
   for (const n of names) while (!n.endsWith(tail)) tail = tail.slice(1);
   const out: string[] = [];
-  for (let i = from; i < files.length; i++) if (files[i].endsWith(tail) && (names.includes(files[i]) || ends.some((e) => files[i].endsWith(e)))) out.push(files[i]);
+  const test = (f: string) => f.endsWith(tail) && (names.includes(f) || ends.some((e) => f.endsWith(e)));
+  const ending = tail.slice(-ENDING);
+  if (ending.length < ENDING) {
+    for (let i = from; i < files.length; i++) if (test(files[i])) out.push(files[i]);
+    return out;
+  }
+  // Several profiles ask the same listing (CAR, Copilot): its paths with the names' last few
+  // characters are picked out once, and each question tests only those.
+  let byEnding = endings.get(files);
+  if (!byEnding) endings.set(files, (byEnding = new Map()));
+  let picked = byEnding.get(ending);
+  if (!picked) {
+    byEnding.set(ending, (picked = []));
+    for (let i = 0; i < files.length; i++) if (files[i].endsWith(ending)) picked.push(i);
+  }
+  for (const i of picked) if (i >= from && test(files[i])) out.push(files[i]);
   return out;
 }
+
+/** How many last characters of names `namedAny` picks a listing's paths by, once per listing. */
+const ENDING = 3;
+
+/** The paths `namedAny` picked out of each listing, by their ending. */
+const endings = new WeakMap<readonly string[], Map<string, number[]>>();
 
 /**
  * Exactly `name`: a pathspec may match other cases (core.ignoreCase), the name compared here may

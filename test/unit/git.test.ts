@@ -9,7 +9,7 @@ import { AheadGitIndex, checkAhead, checkHost, PartsGitIndex } from '../../src/c
 import { CachedFileSystem } from '../../src/core/cachedFs';
 import { check } from '../../src/core/check';
 import { NodeFileSystem } from '../../src/core/fs';
-import { CliGitIndex, committedPathsOf, listedSet, SnapshotGitIndex } from '../../src/core/git';
+import { CliGitIndex, committedPathsOf, listedSet, namedAny, SnapshotGitIndex } from '../../src/core/git';
 import { OneLookFileSystem } from '../../src/core/oneLookFs';
 import { PROFILES } from '../../src/core/profiles';
 
@@ -116,6 +116,24 @@ describe("a commit's files from git's listing", () => {
         assert.deepEqual(listed.named(names), files.filter((f) => names.includes(f.slice(f.lastIndexOf('/') + 1))));
       }),
       { seed: 12, numRuns: 500 },
+    );
+  });
+});
+
+describe('a listing asked for names, several times', () => {
+  // Each listing's paths are picked by their names' last characters once (CAR and Copilot ask the same one).
+  it('gives what a plain filter gives, whatever was asked of it before (random listings and questions)', () => {
+    const segment = fc.constantFrom('a', 'AGENTS.md', 'CLAUDE.md', 'XAGENTS.md', 'S.md', 'x.md', 'md', 'b\\AGENTS.md');
+    const p = fc.array(segment, { minLength: 1, maxLength: 3 }).map((s) => s.join('/'));
+    const question = fc.record({ names: fc.subarray(['AGENTS.md', 'CLAUDE.md', 'S.md', 'md'], { minLength: 1 }), from: fc.nat(5) });
+    fc.assert(
+      fc.property(fc.array(p, { maxLength: 30 }), fc.array(question, { minLength: 1, maxLength: 4 }), (files, questions) => {
+        for (const { names, from } of questions) {
+          const plain = files.slice(from).filter((f) => names.some((n) => f === n || f.endsWith(`/${n}`) || f.endsWith(`\\${n}`)));
+          assert.deepEqual(namedAny(files, names, from), plain);
+        }
+      }),
+      { seed: 13, numRuns: 300 },
     );
   });
 });
