@@ -142,7 +142,7 @@ for (const shape of SHAPES) {
   // scavenge inside a 0.4 ms chain took 4-8 ms).
   const inProc = {};
   for (const a of agents) {
-    const ip = spawnSync(process.execPath, [inProcess, tree.root, path.join(tree.root, tree.deepFile), String(short ? 50 : 200), path.join(tree.root, tree.deepestFile), String(short ? 5 : 40), String(short ? 5 : 100)], { encoding: 'utf8', maxBuffer: 1 << 26, env: { ...process.env, BENCH_AGENT: a.id } });
+    const ip = spawnSync(process.execPath, ['--expose-gc', inProcess, tree.root, path.join(tree.root, tree.deepFile), String(short ? 50 : 200), path.join(tree.root, tree.deepestFile), String(short ? 5 : 40), String(short ? 5 : 100)], { encoding: 'utf8', maxBuffer: 1 << 26, env: { ...process.env, BENCH_AGENT: a.id } });
     if (ip.status !== 0) fail(`in-process bench (${a.id}) failed:\n${ip.stderr}`);
     Object.assign(inProc, JSON.parse(ip.stdout));
   }
