@@ -10,7 +10,7 @@ import { matchesAny, relativeInside, SegmentIndex } from './globs';
 import { isInside, pathKey, SKIP_DIRS, type PathRules } from './paths';
 import type { Chain, Diagnostic } from './model';
 import { governedFolders } from './patterns';
-import { getOrSet, type Profile } from './profile';
+import type { Profile } from './profile';
 import { readText } from './readText';
 
 export interface CheckResult {
@@ -326,31 +326,17 @@ export function anyPattern(patterns: readonly string[], nocase = false): (rel: s
   // Their name expressions together (when each has one): most file names match none of them.
   const flags = always[0]?.name?.flags;
   const anyName = always.length && always.every((a) => a.name?.flags === flags) ? new RegExp(always.map((a) => `(?:${a.name!.source})`).join('|'), flags) : undefined;
-  // And the lengths of the names they match, when each matches names of one length
-  // (`[Aa][Gg][Ee][Nn][Tt][Ss].[Mm][Dd]`): a file name of another length is not cut out of its path.
-  const lengths = index.always.map(({ glob }) => nameLength(glob.slice(glob.lastIndexOf('/') + 1)));
-  const nameLengths = lengths.every((n) => n !== undefined) ? new Set(lengths) : undefined;
   const test = (re: RegExp) => re.test(current);
   let current = '';
   return (rel) => {
-    const cut = rel.lastIndexOf('/') + 1;
     // Indexed: V8's baseline code makes an object for each step of a `for...of`, an empty one too.
-    if (always.length && (!nameLengths || nameLengths.has(rel.length - cut))) {
-      const name = rel.slice(cut);
+    if (always.length) {
+      const name = rel.slice(rel.lastIndexOf('/') + 1);
       if (!anyName || anyName.test(name)) for (let i = 0; i < always.length; i++) if ((!always[i].name || always[i].name!.test(name)) && always[i].re.test(rel)) return true;
     }
     current = rel;
     return index.some(rel, test);
   };
-}
-
-/**
- * How many UTF-16 units every name a glob's last segment matches has, when that is one number: a
- * segment of letters, digits, `.`, `_`, `-` and classes of those (`[Aa]`, one unit each); undefined
- * for anything else (`*`, `?`, `{}`, an extglob, a class of other characters).
- */
-function nameLength(segment: string): number | undefined {
-  return /^(?:[\w.-]|\[[\w.-]+\])+$/.test(segment) ? segment.replace(/\[[\w.-]+\]/g, 'x').length : undefined;
 }
 
 /**
@@ -412,13 +398,11 @@ function globTests(fs: PathRules, root: string, rules: readonly GlobRule[]): { b
 }
 
 /**
- * The globs of each rule that match no file under its scope. A list in git's order is searched
- * folder by folder, each folder's files found by halving; any other in one pass for every rule.
- * Each file is tested only against the globs still unmatched in the folders
- * above it (`globTests`), so a glob that matches stops costing anything. The pass allocates
- * nothing per file but what a test needs (its path below the folder, in lower case): the folders
- * above a file are looked up once per folder of the list, not per file (57,000 files on test262's
- * shape).
+ * The globs of each rule that match no file under its scope, searched folder by folder, each
+ * folder's files found by halving the list (in git's order, or sorted). A file is tested only
+ * against the globs still unmatched in its folder (`globTests`), so a glob that matches stops
+ * costing anything; the test allocates nothing but what it needs (the path below the folder, in
+ * lower case).
  */
 export function* deadGlobs(fs: PathRules, root: string, files: readonly string[], rules: readonly GlobRule[]): Generator<void, Map<GlobRule, string[]>, void> {
   const { byScope, all } = globTests(fs, root, rules);
@@ -446,77 +430,28 @@ export function* deadGlobs(fs: PathRules, root: string, files: readonly string[]
     }
     if (!tests.length) byScope.delete(prefix);
   };
-  // A glob of the root is asked of every file: first, whether any path holds its plain runs.
-  if (byScope.get('')?.some((t) => t.needs)) dropUnheld(byScope, files);
   // A list in a few ascending stretches (git's: the untracked files, then the tracked ones, each
-  // sorted): a folder's files are one range of each stretch, found by halving, and only they are
-  // tested against its globs, not every file of the repository (a glob waiting in a folder deep
-  // in the tree kept the pass going over all 57,000 files of test262's shape).
-  const stretches = byScope.size ? ascendingStretches(files, MAX_STRETCHES) : undefined;
-  if (stretches) {
-    let tested = 0;
-    for (const prefix of [...byScope.keys()]) {
-      const from = prefix ? prefix.length + 1 : 0;
-      for (const [start, end] of stretches) {
-        const [lo, hi] = prefix ? [firstAtLeast(files, start, end, `${prefix}/`), firstAtLeast(files, start, end, `${prefix}0`)] : [start, end];
-        for (let n = lo; n < hi && byScope.has(prefix); n++) {
-          if (++tested % 2048 === 0) yield;
-          lower = undefined;
-          test(prefix, files[n], from);
-        }
+  // sorted; any other is sorted first): a folder's files are one range of each stretch, found by
+  // halving, and only they are tested against its globs, not every file of the repository (a glob
+  // waiting in a folder deep in the tree kept a pass over the list going over all 57,000 files of
+  // test262's shape).
+  let list = files;
+  const stretches = byScope.size ? (ascendingStretches(files, MAX_STRETCHES) ?? [[0, (list = [...files].sort()).length]]) : [];
+  let tested = 0;
+  for (const prefix of [...byScope.keys()]) {
+    const from = prefix ? prefix.length + 1 : 0;
+    for (const [start, end] of stretches) {
+      const [lo, hi] = prefix ? [firstAtLeast(list, start, end, `${prefix}/`), firstAtLeast(list, start, end, `${prefix}0`)] : [start, end];
+      for (let n = lo; n < hi && byScope.has(prefix); n++) {
+        if (++tested % 2048 === 0) yield;
+        lower = undefined;
+        test(prefix, list[n], from);
       }
     }
-  }
-  // Elsewhere, one pass over the list for every folder at once.
-  // The lengths of the folders waiting: a file's folders of other lengths are not cut out of its path.
-  const lengths = new Set([...byScope.keys()].map((prefix) => prefix.length));
-  // The folders with tests above the last file's folder, each with where a path below it starts:
-  // the list is in git's order (or sorted), so most files share the folder of the one before.
-  let folder: string | undefined;
-  let above: { prefix: string; from: number }[] = [];
-  for (let n = 0; n < files.length && !stretches; n++) {
-    if (!byScope.size) break;
-    if (n % 2048 === 2047) yield;
-    const f = files[n];
-    lower = undefined;
-    test('', f, 0);
-    const cut = f.lastIndexOf('/');
-    if (cut <= 0) continue;
-    if (folder === undefined || cut !== folder.length || !f.startsWith(folder)) {
-      folder = f.slice(0, cut);
-      above = [];
-      for (let i = f.indexOf('/'); i > 0 && i <= cut; i = f.indexOf('/', i + 1)) {
-        const prefix = lengths.has(i) ? f.slice(0, i) : undefined;
-        if (prefix !== undefined && byScope.has(prefix)) above.push({ prefix, from: i + 1 });
-      }
-    }
-    // Indexed: V8's baseline code makes an object for each step of a `for...of`.
-    for (let k = 0; k < above.length; k++) test(above[k].prefix, f, above[k].from);
   }
   const dead = new Map<GlobRule, string[]>();
   for (const p of all) if (!p.matched) dead.set(p.rule, [...(dead.get(p.rule) ?? []), p.glob]);
   return dead;
-}
-
-/**
- * Drop the tests of globs whose plain runs (`requiredRuns`) no path of the list holds in any case:
- * they match nothing, whatever their folder (`**\/*.nomatch`: an extension or a folder the
- * repository does not have), and a glob of the root would be asked of every file. One search of
- * the whole list for each run, where the test of each file lowers its case: so a run is searched
- * ignoring ASCII case, unless a path holds one of the two letters whose lower case is ASCII or
- * longer (U+0130, U+212A), where the test of each file decides.
- */
-function dropUnheld(byScope: Map<string, GlobTest[]>, files: readonly string[]): void {
-  const all = files.join('\n');
-  if (all.includes('\u0130') || all.includes('\u212a')) return;
-  const held = new Map<string, boolean>();
-  const holds = (run: string) => getOrSet(held, run, () => new RegExp(run.replace(/[.\\-]/g, '\\$&'), 'i').test(all));
-  for (const [prefix, tests] of byScope) {
-    const kept = tests.filter((t) => !t.needs || t.needs.every(holds));
-    if (kept.length === tests.length) continue;
-    if (kept.length) byScope.set(prefix, kept);
-    else byScope.delete(prefix);
-  }
 }
 
 /** More stretches than this and the list is taken as in no order. */

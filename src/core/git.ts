@@ -250,11 +250,9 @@ class TreeListing implements CommittedPaths {
     if (/[\uE000-\uFFFF]/.test(out)) this.byPath = new Map(this.starts.slice(0, -1).map((_, i) => [this.path(i), i]));
   }
 
-  /** The path of the `i`th entry (empty for an entry without a tab, which git does not write). */
+  /** The path of the `i`th entry: after the first tab (its id's end), up to its `\0`. */
   private path(i: number): string {
-    const tab = this.out.indexOf('\t', this.starts[i]);
-    const end = this.starts[i + 1] - 1;
-    return tab < 0 || tab > end ? '' : this.out.slice(tab + 1, end);
+    return this.out.slice(this.out.indexOf('\t', this.starts[i]) + 1, this.starts[i + 1] - 1);
   }
 
   /** The entry of `rel`, or -1. */
@@ -276,13 +274,11 @@ class TreeListing implements CommittedPaths {
   named(names: readonly string[]): string[] {
     const { out } = this;
     // One search of the text for the ending the names share (`.md`), each path found so tested.
-    let tail = names[0] ?? '';
-    for (const n of names) while (!n.endsWith(tail)) tail = tail.slice(1);
+    const tail = commonEnding(names);
     const found: string[] = [];
     for (let end = out.indexOf(`${tail}\0`); end >= 0; end = out.indexOf(`${tail}\0`, end + 1)) {
       end += tail.length;
       const tab = out.indexOf('\t', out.lastIndexOf('\0', end - 1) + 1);
-      if (tab < 0 || tab > end) continue;
       // The last part of the path: after its last `/`, or after the entry's tab.
       const name = out.slice(Math.max(out.lastIndexOf('/', end), tab) + 1, end);
       if (names.includes(name)) found.push(out.slice(tab + 1, end));
@@ -308,41 +304,6 @@ class TreeListing implements CommittedPaths {
 /** `CommittedPaths` of git's output for `treeArgs` (exported for the tests). */
 export function committedPathsOf(out: string): CommittedPaths {
   return new TreeListing(out);
-}
-
-/**
- * Whether git's paths are in ascending order as JavaScript compares strings (UTF-16 code units).
- * git sorts a listing by the paths' UTF-8 bytes: the same order, but where a path holds a
- * character above U+FFFF against one from U+E000 to U+FFFF at the same place.
- */
-function ascending(list: readonly string[]): boolean {
-  for (let i = 1; i < list.length; i++) if (!(list[i - 1] < list[i])) return false;
-  return true;
-}
-
-/** Where `p` is in an `ascending` list, found by halving it; -1 when it is not there. */
-function indexIn(list: readonly string[], p: string): number {
-  let lo = 0;
-  for (let hi = list.length; lo < hi; ) {
-    const mid = (lo + hi) >> 1;
-    if (list[mid] < p) lo = mid + 1;
-    else hi = mid;
-  }
-  return list[lo] === p ? lo : -1;
-}
-
-/**
- * A git listing's paths as a set: looked up by halving where the listing is `ascending`, without
- * hashing its every path into a `Set`.
- */
-export function listedSet(list: readonly string[]): { has(p: string): boolean } {
-  return ascending(list) ? { has: (p) => indexIn(list, p) >= 0 } : new Set(list);
-}
-
-/** `CommittedPaths` of a list of relative paths (git's listing of the index, where a commit's cannot be had). */
-export function listedPaths(list: readonly string[]): CommittedPaths {
-  const set = listedSet(list);
-  return { has: (rel) => set.has(rel), named: (names) => list.filter((f) => names.includes(f.slice(f.lastIndexOf('/') + 1))) };
 }
 
 /** Tracked files and untracked ones git does not ignore. */
@@ -398,37 +359,22 @@ function under(files: readonly string[], folder: string): string[] {
   return files.filter((f) => f.startsWith(prefix));
 }
 
+/** The longest ending every one of `names` has (`.md`). */
+function commonEnding(names: readonly string[]): string {
+  let tail = names[0] ?? '';
+  for (const n of names) while (!n.endsWith(tail)) tail = tail.slice(1);
+  return tail;
+}
+
 /** `named` for any of `names`, from the `from`th path on, in the listing's order. */
 export function namedAny(files: readonly string[], names: readonly string[], from = 0): string[] {
   const ends = names.flatMap((n) => [`/${n}`, `\\${n}`]);
   // The ending the names share (`.md`) first: one test turns away most paths.
-  let tail = names[0] ?? '';
-  for (const n of names) while (!n.endsWith(tail)) tail = tail.slice(1);
+  const tail = commonEnding(names);
   const out: string[] = [];
-  const test = (f: string) => f.endsWith(tail) && (names.includes(f) || ends.some((e) => f.endsWith(e)));
-  const ending = tail.slice(-ENDING);
-  if (ending.length < ENDING) {
-    for (let i = from; i < files.length; i++) if (test(files[i])) out.push(files[i]);
-    return out;
-  }
-  // Several profiles ask the same listing (CAR, Copilot): its paths with the names' last few
-  // characters are picked out once, and each question tests only those.
-  let byEnding = endings.get(files);
-  if (!byEnding) endings.set(files, (byEnding = new Map()));
-  let picked = byEnding.get(ending);
-  if (!picked) {
-    byEnding.set(ending, (picked = []));
-    for (let i = 0; i < files.length; i++) if (files[i].endsWith(ending)) picked.push(i);
-  }
-  for (const i of picked) if (i >= from && test(files[i])) out.push(files[i]);
+  for (let i = from; i < files.length; i++) if (files[i].endsWith(tail) && (names.includes(files[i]) || ends.some((e) => files[i].endsWith(e)))) out.push(files[i]);
   return out;
 }
-
-/** How many last characters of names `namedAny` picks a listing's paths by, once per listing. */
-const ENDING = 3;
-
-/** The paths `namedAny` picked out of each listing, by their ending. */
-const endings = new WeakMap<readonly string[], Map<string, number[]>>();
 
 /**
  * Exactly `name`: a pathspec may match other cases (core.ignoreCase), the name compared here may

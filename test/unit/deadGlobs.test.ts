@@ -16,7 +16,7 @@ describe("check's dead globs (glob-no-match)", () => {
   const ignoringCase = (rel: string, glob: string) => matchesAny(rel.toLowerCase(), [glob.toLowerCase()]);
   const agents = [{ id: 'plain' }, { id: 'nocase', matchesGlob: ignoringCase }] as unknown as Profile[];
   const segment = fc.constantFrom('a', 'b', 'src', 'A', 'ab', 'é');
-  // U+212A (Kelvin) is `k` in lower case, and İ longer: a glob's plain runs are searched for them otherwise.
+  // U+212A (Kelvin) is `k` in lower case, and İ longer: a file's lower case is what its plain runs are looked for in.
   const name = fc.constantFrom('x.js', 'y.ts', 'Y.TS', 'z.nomatch', 'R.md', 'İ.js', '\u212A.md');
   const file = fc.tuple(fc.array(segment, { maxLength: 4 }), name).map(([dirs, n]) => [...dirs, n].join('/'));
   const glob = fc.constantFrom('**/*.js', '*.ts', 'src/**', '**/*.nomatch', 'a/**/x.js', '**/Y.TS', 'b', '**/*.md', 'ab/*', '**/é/**', '**/k.md', '**/*.none');
@@ -49,7 +49,7 @@ describe("check's dead globs (glob-no-match)", () => {
   }
 
   // Sorted, the list is a few ascending stretches where each folder's files are found by halving;
-  // unsorted, mostly more than the pass takes as stretches.
+  // unsorted, mostly more than the pass takes as stretches, and sorted first.
   it('reports exactly the globs that match no file below their folder (random lists, sorted or not)', () => {
     let dead = 0;
     let alive = 0;

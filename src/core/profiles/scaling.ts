@@ -1,6 +1,7 @@
 import { diag } from '../diagnostics';
 import { parseFrontmatter } from '../frontmatter';
-import { listedPaths, type CommittedPaths } from '../git';
+import { relativeInside } from '../globs';
+import type { CommittedPaths } from '../git';
 import { newSource, setInjected, type Diagnostic, type RenderPart, type Source, type SourceKind } from '../model';
 import { dirsBelow, hasExactName, isInside } from '../paths';
 import { getOrSet, type Profile, type ProfileResult, type ResolveContext } from '../profile';
@@ -269,29 +270,18 @@ class Session {
     const root = this.root;
     const rev = this.rev;
     const at = this.at;
-    const tracked = () => {
-      const list = ctx.git.trackedFiles(root)?.flatMap((f) => this.listedPath(f) ?? []);
-      return list && listedPaths(list);
-    };
-    const files = (this.commitFiles = this.isRepo ? (this.commit ? this.atCommit('', () => ctx.git.committedPaths?.(root, at) ?? tracked()) : ctx.memo(`committed\0${root}\0${rev}`, () => ctx.git.committedPaths?.(root, at) ?? tracked())) : undefined);
+    const get = () => ctx.git.committedPaths?.(root, at);
+    const files = (this.commitFiles = this.isRepo ? (this.commit ? this.atCommit('', get) : ctx.memo(`committed\0${root}\0${rev}`, get)) : undefined);
     this.committed = files && {
       has: (p) => {
-        const listed = this.listedPath(p);
-        return listed !== undefined && files.has(listed);
+        // As the commit's listing spells it: relative to the root, with `/`.
+        const listed = relativeInside(root, p, ctx.fs);
+        return !!listed && files.has(listed);
       },
     };
     this.absent = this.isRepo
       ? `Not committed on ${this.branch}: a session reads only what is committed on the default branch.`
       : 'Not in a git repository: a session reads guidance only from a commit of the default branch.';
-  }
-
-  /** `p` as the commit's listing spells it (relative to the root, with `/`); undefined outside the root. */
-  listedPath(p: string): string | undefined {
-    const sep = this.ctx.fs.path.sep;
-    const base = this.root.endsWith(sep) ? this.root : this.root + sep;
-    if (!p.startsWith(base) || p.length === base.length) return undefined;
-    const rel = p.slice(base.length);
-    return sep === '/' ? rel : rel.split(sep).join('/');
   }
 
   /**

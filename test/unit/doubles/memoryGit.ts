@@ -1,5 +1,5 @@
 import type { FileSystem } from '../../../src/core/fs';
-import { findGitRoot, listedPaths, type CommittedPaths, type GitIndex } from '../../../src/core/git';
+import { findGitRoot, type CommittedPaths, type GitIndex } from '../../../src/core/git';
 import { isInside } from '../../../src/core/paths';
 
 /**
@@ -37,7 +37,8 @@ export class MemoryGitIndex implements GitIndex {
   committedPaths(root: string): CommittedPaths | undefined {
     // Relative with `/`, in the order git lists a tree: by the paths' UTF-8 bytes.
     const rel = [...this.committed.keys()].filter((p) => p !== root && isInside(p, root, this.fs)).map((p) => this.fs.path.relative(root, p).split(this.fs.path.sep).join('/'));
-    return listedPaths(rel.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))));
+    const sorted = rel.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    return { has: (f) => sorted.includes(f), named: (names) => sorted.filter((f) => names.includes(f.slice(f.lastIndexOf('/') + 1))) };
   }
 
   commitOf(): string | undefined {
