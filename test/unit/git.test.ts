@@ -83,6 +83,26 @@ describe('CliGitIndex on a real repository', () => {
   });
 });
 
+describe('hosted sessions in a repository with no commit yet', () => {
+  before(() => {
+    repository('il-git-unborn-', { 'AGENTS.md': '# Rules\nUse tabs.\n', 'sub/AGENTS.md': 'Sub rules.\n' });
+    git('add', '-A');
+  });
+  after(() => nodeFs.rmSync(root, { recursive: true, force: true }));
+
+  // No commit can be listed: a session reads nothing, and each file is not committed, not a file
+  // the commit lists and the session could not read (an error it once was, from the index's files).
+  it('says each file is not committed, and reports no file as unreadable', () => {
+    const scaling = PROFILES.find((p) => p.id === 'scaling')!;
+    const fs = new NodeFileSystem();
+    const result = check({ fs, git: new CliGitIndex(fs) }, root, [scaling]);
+    assert.deepEqual(
+      result.diagnostics.map((d) => [path.relative(root, d.path), d.code, d.severity]),
+      [['AGENTS.md', 'not-committed', 'warning'], ['sub/AGENTS.md', 'not-committed', 'warning']],
+    );
+  });
+});
+
 describe("a commit's files from git's listing", () => {
   // `git ls-tree -r -z` text made up for random paths, in git's order (by their UTF-8 bytes): the
   // listing is looked up by halving its text, where JavaScript's order of strings agrees.
