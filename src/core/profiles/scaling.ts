@@ -390,8 +390,9 @@ function findGuidance(s: Session): { rootItems: Item[]; groups: Group[]; guidanc
   // Directories with guidance in the commit, nearest the root first.
   const guidanceDirs = s.atCommit('dirs', () => {
     const dirs = new Map<string, string[]>();
+    // The commit's paths, joined under the root: all inside it.
     for (const f of s.guidanceFiles()) {
-      if (!GUIDANCE.includes(path.basename(f)) || path.dirname(f) === s.root || !isInside(f, s.root, s.ctx.fs)) continue;
+      if (!GUIDANCE.includes(path.basename(f)) || path.dirname(f) === s.root) continue;
       const d = path.dirname(f);
       dirs.set(d, [...(dirs.get(d) ?? []), f]);
     }
