@@ -155,7 +155,8 @@ export async function checkAhead(disk: FileSystem, root: string, choose: Agents,
   const chains = new Map<string, Chain & { fatal?: string }>();
   // The agents the pass checks, as it chooses them (pinned, else the repository's configuration, else detected), less those.
   const only = (p: Profile) => !p.workTreeNames?.length && !p.readsCommit;
-  if (files && !listed) await checkInSlices(host, root, choose, { ...opts, listed: { files, via: 'git' }, keep: chains, only }, { sliceMs: 5, cancelled: () => listed });
+  // Pinned agents that all ask git for more: no chain to resolve early.
+  if (files && !listed && (typeof choose === 'function' || choose.some(only))) await checkInSlices(host, root, choose, { ...opts, listed: { files, via: 'git' }, keep: chains, only }, { sliceMs: 5, cancelled: () => listed });
   await parts.whole;
   return check(host, root, choose, { ...opts, chains });
 }

@@ -159,7 +159,8 @@ export class SegmentIndex<T> {
 /** Whether a path has a segment equal to one of `literals` (made of letters, digits, `_`, `.`, `@`, `-`). */
 function literalsRe(literals: Iterable<string>): RegExp {
   const alternatives = [...literals].map((l) => l.replace(/[.]/g, '\\.'));
-  return alternatives.length ? new RegExp(`(?:^|/)(?:${alternatives.join('|')})(?:/|$)`) : /(?!)/;
+  // None: anchored, so that it fails at once rather than at each offset of the path.
+  return alternatives.length ? new RegExp(`(?:^|/)(?:${alternatives.join('|')})(?:/|$)`) : /^(?!)/;
 }
 
 /** The length and first UTF-16 unit of `text.slice(from, end)`, as one number. */
