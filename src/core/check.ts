@@ -7,7 +7,7 @@ import { diag, RULES, uniqueDiagnostics } from './diagnostics';
 import { mergeDiagnostics } from './merge';
 import { PROFILES } from './profiles';
 import { matchesAny, relativeInside, SegmentIndex } from './globs';
-import { isInside, pathKey, SKIP_DIRS, type PathRules } from './paths';
+import { firstNotBelow, isInside, pathKey, SKIP_DIRS, type PathRules } from './paths';
 import type { Chain, Diagnostic } from './model';
 import { governedFolders } from './patterns';
 import type { Profile } from './profile';
@@ -472,13 +472,7 @@ function ascendingStretches(list: readonly string[], max: number): [number, numb
 
 /** The first index from `start` to `end` of an ascending stretch of `list` whose string is not below `p` (`end` when none). */
 function firstAtLeast(list: readonly string[], start: number, end: number, p: string): number {
-  let lo = start;
-  for (let hi = end; lo < hi; ) {
-    const mid = (lo + hi) >> 1;
-    if (list[mid] < p) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return firstNotBelow(start, end, (i) => list[i] < p);
 }
 
 /** Whether `text` holds every one of `runs` at or after `from`. */

@@ -2,6 +2,7 @@ import { childProcess } from './childProcess';
 import * as path from 'node:path';
 import { CarriedMap, MISSING } from './carriedMap';
 import type { FileSystem } from './fs';
+import { firstNotBelow } from './paths';
 
 /**
  * What the core asks of git: which files are tracked, and what a file holds at a commit.
@@ -258,13 +259,8 @@ class TreeListing implements CommittedPaths {
   /** The entry of `rel`, or -1. */
   private indexOf(rel: string): number {
     if (this.byPath) return this.byPath.get(rel) ?? -1;
-    let lo = 0;
-    for (let hi = this.starts.length - 1; lo < hi; ) {
-      const mid = (lo + hi) >> 1;
-      if (this.path(mid) < rel) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < this.starts.length - 1 && this.path(lo) === rel ? lo : -1;
+    const i = firstNotBelow(0, this.starts.length - 1, (m) => this.path(m) < rel);
+    return i < this.starts.length - 1 && this.path(i) === rel ? i : -1;
   }
 
   has(rel: string): boolean {

@@ -136,3 +136,16 @@ export function readsAsPath(fs: Pick<FileSystem, 'stat' | 'path'>, importer: str
   const first = rel.split(path.sep)[0];
   return rel.includes(path.sep) && fs.stat(path.join(path.dirname(importer), first))?.type === 'dir';
 }
+
+/**
+ * The first index from `lo` to `hi` not `below` what is sought, in a stretch ascending by it,
+ * found by halving; `hi` when every one is below (a sorted listing's range, a path's entry).
+ */
+export function firstNotBelow(lo: number, hi: number, below: (i: number) => boolean): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (below(mid)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
