@@ -11,6 +11,7 @@ import { NodeFileSystem, quickPaths } from './core/fs';
 import { OneLookFileSystem } from './core/oneLookFs';
 import { CliGitIndex } from './core/git';
 import { checkAhead, checkHost, firstPassWhileListing } from './cliGitIndex';
+import { gitListSearch } from './cliListText';
 import type { Chain, Diagnostic } from './core/model';
 import { findProfile, PROFILES } from './core/profiles';
 import type { Profile } from './core/profile';
@@ -220,7 +221,8 @@ async function runCheck(cmd: Command, folder: string | undefined): Promise<numbe
   // The disk as it is at one moment, for the whole pass (`OneLookFileSystem`).
   const disk = new OneLookFileSystem(undefined, quickPaths());
   const chosen = agents.length ? agents : choose;
-  const opts = { home: values.home ? path.resolve(values.home) : undefined };
+  // The pass's questions about every listed path asked of git's text of the listing.
+  const opts = { home: values.home ? path.resolve(values.home) : undefined, search: gitListSearch };
   const result = firstPassWhileListing(agents) ? await checkAhead(disk, root, chosen, opts) : check(await checkHost(disk, root, agents), root, chosen, opts);
   const checkedFor = result.agentsFrom === 'pinned'
     ? `${agentNames(agents).join(', ')} (--agent)`

@@ -4,7 +4,8 @@ import { refreshHost, type Host } from './core/chain';
 import { check, checkInSlices, listedFolder, type Agents, type CheckOptions, type CheckResult } from './core/check';
 import type { Chain } from './core/model';
 import type { FileSystem } from './core/fs';
-import { absolute, CliGitIndex, namedAny, relativeList, runAsync, SnapshotGitIndex, treeArgs, type CommittedPaths, type WorkTreeListing } from './core/git';
+import { absolute, CliGitIndex, namedAny, relativeList, runAsync, SnapshotGitIndex, TAGGED_WORK_TREE_ARGS, taggedList, treeArgs, type CommittedPaths, type WorkTreeListing } from './core/git';
+import { textOf, withText } from './cliListText';
 import type { Profile } from './core/profile';
 
 /**
@@ -38,6 +39,16 @@ export class AheadGitIndex extends CliGitIndex {
 
   override committedPaths(root: string, rev: string): CommittedPaths | undefined {
     return this.once(`files\0${root}\0${rev}`, () => super.committedPaths(root, rev));
+  }
+
+  /**
+   * The work tree's listing of `root`, without blocking (as `SnapshotGitIndex.listAhead` lists
+   * it), its text kept for `check`'s searches (`gitListSearch`).
+   */
+  async listAhead(root: string): Promise<void> {
+    const out = await runAsync(root, TAGGED_WORK_TREE_ARGS);
+    const listing = taggedList(out);
+    if (listing) this.listings.set(root, { ...listing, files: withText(listing.files, out!, 2) });
   }
 
   /** The default branch's commit and its files, the files listed without blocking. */
@@ -93,11 +104,13 @@ export class PartsGitIndex extends SnapshotGitIndex {
    * both listings are under way).
    */
   listParts(root: string, alongside?: () => Promise<unknown>): { tracked: Promise<readonly string[] | undefined>; whole: Promise<unknown> } {
-    const tracked = runAsync(root, ['ls-files', '-z', '--cached']).then(relativeList);
-    const untracked = runAsync(root, ['ls-files', '-z', '--others', '--exclude-standard']).then(relativeList);
+    // Each list with git's text of it (`withText`), for `check`'s searches.
+    const list = (out: string | undefined) => (out === undefined ? undefined : withText(relativeList(out)!, out));
+    const tracked = runAsync(root, ['ls-files', '-z', '--cached']).then(list);
+    const untracked = runAsync(root, ['ls-files', '-z', '--others', '--exclude-standard']).then(list);
     const listing = Promise.all([tracked, untracked]).then(([t, u]) => {
       // Where the pass asks for it (`SnapshotGitIndex.workTreeRelative`); if git failed, it is asked again there.
-      if (t && u) this.index.listings.set(root, { files: u.length ? u.concat(t) : t, untracked: u.length });
+      if (t && u) this.index.listings.set(root, { files: u.length ? withText(u.concat(t), textOf(u)! + textOf(t)!) : t, untracked: u.length });
       this.soFar.delete(root);
     });
     const whole = Promise.all([listing, alongside?.()]);
@@ -114,7 +127,9 @@ export async function checkHost(disk: FileSystem, root: string, agents: readonly
   if (!gitRoot) return host;
   // What `listFiles` lists: the work tree, or a folder's part of it.
   const folder = gitRoot === root ? undefined : listedFolder(host, gitRoot, root);
-  await Promise.all([folder ? snapshot.listUnderAhead(gitRoot, folder) : snapshot.listAhead(gitRoot), agents.some((p) => p.readsCommit) ? git.commitAhead(gitRoot) : undefined]);
+  await Promise.all([folder ? snapshot.listUnderAhead(gitRoot, folder) : git.listAhead(gitRoot), agents.some((p) => p.readsCommit) ? git.commitAhead(gitRoot) : undefined]);
+  // The refresh's answer, as `SnapshotGitIndex.listAhead` leaves it.
+  if (!folder) snapshot.workTreeRelative(gitRoot);
   return host;
 }
 

@@ -166,6 +166,22 @@ export interface CheckOptions {
   keep?: Map<string, Chain & { fatal?: string }>;
   /** Of the agents chosen, those the pass checks (the CLI's first pass leaves out those that ask git for more than its index). */
   only?: (profile: Profile) => boolean;
+  /** Where the list of files can be searched as a whole (the CLI's: git's text of it). */
+  search?: ListSearch;
+}
+
+/**
+ * Questions about every path of a list, answered by a search of the list as a whole, where testing
+ * each path costs more (57,000 on test262's shape): the CLI searches git's own text of its
+ * listing (src/cliListText.ts). Each answer is the one a test of every path gives.
+ */
+export interface ListSearch {
+  /** Whether it can search `list` (it knows that list). */
+  covers(list: readonly string[]): boolean;
+  /** The paths of `list` that `isInstruction` accepts, in order (`patterns`: what it tests); undefined when it cannot search `list`. */
+  instructionFiles(list: readonly string[], patterns: readonly string[], isInstruction: (rel: string) => boolean): string[] | undefined;
+  /** Whether a path of `list` from `lo` to `hi` holds every one of `runs` (`requiredRuns`) after `from`, and `matches` from there. */
+  someMatch(list: readonly string[], lo: number, hi: number, from: number, runs: readonly string[], matches: (rel: string) => boolean): boolean;
 }
 
 /**
@@ -229,7 +245,7 @@ function* checkSteps(host: Host, root: string, agents: Agents, opts: CheckOption
   const profiles = (typeof agents !== 'function' ? agents : config.agents ? PROFILES.filter((p) => config.agents!.includes(p.id)) : agents(files)).filter(opts.only ?? (() => true));
   const patterns = [...new Set(profiles.flatMap((p) => p.filePatterns))];
   const isInstruction = anyPattern(patterns, host.fs.caseInsensitive);
-  const instructionFiles = files.filter(isInstruction);
+  const instructionFiles = opts.search?.instructionFiles(files, patterns, isInstruction) ?? files.filter(isInstruction);
   // By default each folder is checked from the git repository holding it, as `chain` assumes: a
   // folder of several repositories (itself none) is not where agents start, each repository is.
   const pinned = typeof opts.launchDir === 'string' ? path.resolve(opts.launchDir) : undefined;
@@ -270,7 +286,7 @@ function* checkSteps(host: Host, root: string, agents: Agents, opts: CheckOption
       yield;
     }
   }
-  const dead = yield* deadGlobs(host.fs, root, files, found.filter((x): x is GlobRule => 'globs' in x));
+  const dead = yield* deadGlobs(host.fs, root, files, found.filter((x): x is GlobRule => 'globs' in x), opts.search);
   const diagnostics = found.flatMap((x) => {
     if (!('globs' in x)) return [x];
     const globs = dead.get(x);
@@ -346,7 +362,7 @@ export function anyPattern(patterns: readonly string[], nocase = false): (rel: s
  * never in a letter, digit, `.`, `_` or `-` outside them. Only for globs made of those, `/` and
  * `*`, with no `.` or `..` segment (`./x` is `x` to some); undefined otherwise.
  */
-function requiredRuns(glob: string): string[] | undefined {
+export function requiredRuns(glob: string): string[] | undefined {
   if (!/^[\w.\/*-]+$/.test(glob) || glob.split('/').some((seg) => /^\.+$/.test(seg))) return undefined;
   return glob.toLowerCase().split(/[/*]+/).filter(Boolean);
 }
@@ -402,9 +418,10 @@ function globTests(fs: PathRules, root: string, rules: readonly GlobRule[]): { b
  * folder's files found by halving the list (in git's order, or sorted). A file is tested only
  * against the globs still unmatched in its folder (`globTests`), so a glob that matches stops
  * costing anything; the test allocates nothing but what it needs (the path below the folder, in
- * lower case).
+ * lower case). With a `search` of the list, a glob made of plain runs is asked of it instead: a
+ * glob that matches nothing (`**\/*.nomatch` in the workspace folder) was tested on every file.
  */
-export function* deadGlobs(fs: PathRules, root: string, files: readonly string[], rules: readonly GlobRule[]): Generator<void, Map<GlobRule, string[]>, void> {
+export function* deadGlobs(fs: PathRules, root: string, files: readonly string[], rules: readonly GlobRule[], search?: ListSearch): Generator<void, Map<GlobRule, string[]>, void> {
   const { byScope, all } = globTests(fs, root, rules);
   /** The file being tested in lower case, once a test needs it (null when that changes its length: offsets would not agree). */
   let lower: string | null | undefined;
@@ -437,11 +454,26 @@ export function* deadGlobs(fs: PathRules, root: string, files: readonly string[]
   // test262's shape).
   let list = files;
   const stretches = byScope.size ? (ascendingStretches(files, MAX_STRETCHES) ?? [[0, (list = [...files].sort()).length]]) : [];
+  if (!search?.covers(list)) search = undefined;
   let tested = 0;
   for (const prefix of [...byScope.keys()]) {
     const from = prefix ? prefix.length + 1 : 0;
-    for (const [start, end] of stretches) {
-      const [lo, hi] = prefix ? [firstAtLeast(list, start, end, `${prefix}/`), firstAtLeast(list, start, end, `${prefix}0`)] : [start, end];
+    const ranges = stretches.map(([start, end]) => (prefix ? [firstAtLeast(list, start, end, `${prefix}/`), firstAtLeast(list, start, end, `${prefix}0`)] : [start, end]));
+    if (search) {
+      // The globs with plain runs by a search of the list, each once; the others file by file.
+      const tests = byScope.get(prefix)!;
+      for (const t of tests) {
+        if (t.needs?.length && ranges.some(([lo, hi]) => search.someMatch(list, lo, hi, from, t.needs!, t.matches))) for (const p of t.waiting) p.matched = true;
+        yield;
+      }
+      const others = tests.filter((t) => !t.needs?.length);
+      if (!others.length) {
+        byScope.delete(prefix);
+        continue;
+      }
+      byScope.set(prefix, others);
+    }
+    for (const [lo, hi] of ranges) {
       for (let n = lo; n < hi && byScope.has(prefix); n++) {
         if (++tested % 2048 === 0) yield;
         lower = undefined;

@@ -309,10 +309,10 @@ const WORK_TREE_ARGS = ['ls-files', '-z', '--cached', '--others', '--exclude-sta
  * `WORK_TREE_ARGS` with each path tagged by its status (`-t`): `? ` untracked, listed first, then
  * the tracked ones (`H `, `S ` skip-worktree, `M ` unmerged…), in the same order as untagged.
  */
-const TAGGED_WORK_TREE_ARGS = ['ls-files', '-z', '-t', '--cached', '--others', '--exclude-standard'];
+export const TAGGED_WORK_TREE_ARGS = ['ls-files', '-z', '-t', '--cached', '--others', '--exclude-standard'];
 
 /** A tagged listing's paths, untagged, and how many untracked ones lead it. */
-function taggedList(out: string | undefined): WorkTreeListing | undefined {
+export function taggedList(out: string | undefined): WorkTreeListing | undefined {
   if (out === undefined) return undefined;
   const untracked: string[] = [];
   let at = 0;

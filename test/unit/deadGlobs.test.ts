@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import { gitListSearch, withText } from '../../src/cliListText';
 import { deadGlobs, type GlobRule } from '../../src/core/check';
 import { matchesAny } from '../../src/core/globs';
 import type { Profile } from '../../src/core/profile';
@@ -41,7 +42,7 @@ describe("check's dead globs (glob-no-match)", () => {
   }
 
   function run(files: readonly string[], rules: readonly GlobRule[]): Map<GlobRule, string[]> {
-    const steps = deadGlobs(fsRules, ROOT, files, rules);
+    const steps = deadGlobs(fsRules, ROOT, files, rules, gitListSearch);
     for (;;) {
       const step = steps.next();
       if (step.done) return step.value;
@@ -49,13 +50,18 @@ describe("check's dead globs (glob-no-match)", () => {
   }
 
   // Sorted, the list is a few ascending stretches where each folder's files are found by halving;
-  // unsorted, mostly more than the pass takes as stretches, and sorted first.
-  it('reports exactly the globs that match no file below their folder (random lists, sorted or not)', () => {
+  // unsorted, mostly more than the pass takes as stretches, and sorted first. A list the CLI has
+  // git's text of (`-z`, its paths tagged with `-t` or not) is searched as that text for the globs'
+  // plain runs (src/cliListText.ts), unless it holds a name whose lower case is another length or
+  // a plain letter (İ, K).
+  it('reports exactly the globs that match no file below their folder (random lists, sorted or not, with git text or not)', () => {
     let dead = 0;
     let alive = 0;
     fc.assert(
-      fc.property(fc.array(file, { maxLength: 40 }), fc.array(rule, { minLength: 1, maxLength: 6 }), fc.boolean(), (listed, drawn, sorted) => {
-        const files = sorted ? [...new Set(listed)].sort() : listed;
+      fc.property(fc.array(file, { maxLength: 40 }), fc.array(rule, { minLength: 1, maxLength: 6 }), fc.boolean(), fc.constantFrom('none', '', '? ', 'H '), fc.boolean(), (drawnFiles, drawn, sorted, tag, plain) => {
+        const listed = plain ? drawnFiles.map((f) => f.replace('İ', 'I').replace('\u212A', 'K')) : drawnFiles;
+        const unique = sorted ? [...new Set(listed)].sort() : listed;
+        const files = tag === 'none' ? unique : withText([...unique], unique.map((f) => `${tag}${f}\0`).join(''), tag.length);
         const rules: GlobRule[] = drawn.map((r) => ({ profile: r.agent, path: `${r.scope}/.rules/r.md`, scope: r.scope, globs: r.globs }));
         const want = expected(files, rules);
         assert.deepEqual(run(files, rules), want);

@@ -547,7 +547,8 @@ function withoutSymlinkTwins(r: Resolver, found: AgentFile[]): AgentFile[] {
     const s = p.split(path.sep).join('/');
     return `file://${/^[A-Za-z]:/.test(s) ? `/${s[0].toLowerCase()}%3A${s.slice(2)}` : s}`;
   };
-  return agents.sort((a, b) => uri(a.file).localeCompare(uri(b.file)));
+  // Each URI made once, not at each of the sort's comparisons (every AGENTS.md of the tree).
+  return agents.map((a) => [uri(a.file), a] as const).sort(([x], [y]) => x.localeCompare(y)).map(([, a]) => a);
 }
 
 /**
