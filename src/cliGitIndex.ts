@@ -1,11 +1,11 @@
 import * as os from 'node:os';
 import { CachedFileSystem } from './core/cachedFs';
-import { refreshHost, type Host } from './core/chain';
+import type { Host } from './core/chain';
 import { check, checkInSlices, listedFolder, type Agents, type CheckOptions, type CheckResult } from './core/check';
 import type { Chain } from './core/model';
 import type { FileSystem } from './core/fs';
 import { absolute, CliGitIndex, namedAny, relativeList, runAsync, SnapshotGitIndex, TAGGED_WORK_TREE_ARGS, taggedList, treeArgs, type CommittedPaths, type WorkTreeListing } from './core/git';
-import { textOf, withText } from './cliListText';
+import { namedIn, textOf, withText } from './cliListText';
 import type { Profile } from './core/profile';
 
 /**
@@ -66,12 +66,16 @@ export class AheadGitIndex extends CliGitIndex {
  * side by side (`listParts`): the tracked files, which git reads from its index (40–80 ms on the
  * bench's trees), and the untracked ones, for which it walks the work tree (140–240 ms). Until
  * the whole listing is in, the tracked part answers what asks for tracked files only (CAR's).
+ * The files named so across the listing (CAR's, Copilot's AGENTS.md) are found in git's text of
+ * it (`namedIn`), where each of its paths was tested.
  */
 export class PartsGitIndex extends SnapshotGitIndex {
   /** The tracked part of each listing in parts, while the whole is still to come. */
   private readonly soFar = new Map<string, readonly string[]>();
   /** What the tracked part answered, kept for the refresh as the other answers are: a profile asks again for every folder (CAR, 300 on test262's shape). */
   private readonly fromTracked = new Map<string, string[]>();
+  /** The tracked files named so, from the whole listing's text, as `fromTracked`. */
+  private readonly namedTracked = new Map<string, string[]>();
 
   constructor(
     private readonly index: AheadGitIndex,
@@ -85,7 +89,23 @@ export class PartsGitIndex extends SnapshotGitIndex {
   }
 
   override trackedFilesNamed(root: string, names: readonly string[]): string[] | undefined {
-    return this.answer(root, `\0${names.join('\0')}`, (tracked) => absolute(root, namedAny(tracked, names))) ?? super.trackedFilesNamed(root, names);
+    return this.answer(root, `\0${names.join('\0')}`, (tracked) => absolute(root, namedAny(tracked, names))) ?? this.named(root, names, true) ?? super.trackedFilesNamed(root, names);
+  }
+
+  override workTreeFilesNamed(root: string, name: string): string[] | undefined {
+    return this.named(root, [name], false) ?? super.workTreeFilesNamed(root, name);
+  }
+
+  /** The files of the whole listing (the tracked ones: `tracked`) named one of `names`, from git's text; the tracked ones once. */
+  private named(root: string, names: readonly string[], tracked: boolean): string[] | undefined {
+    const key = `${root}\0${names.join('\0')}`;
+    const known = tracked ? this.namedTracked.get(key) : undefined;
+    if (known) return known;
+    const listing = this.index.listings.get(root);
+    const rel = listing && namedIn(listing.files, names, tracked ? listing.untracked : 0);
+    const files = rel && absolute(root, rel);
+    if (files && tracked) this.namedTracked.set(key, files);
+    return files;
   }
 
   /** The answer to one question (`question`, of `root`) from the tracked part, made once; undefined when neither it nor the part is here. */
@@ -121,8 +141,10 @@ export class PartsGitIndex extends SnapshotGitIndex {
 /** The host for the CLI's `check` of `root` for `agents` (the pinned ones), git's first answers asked ahead. */
 export async function checkHost(disk: FileSystem, root: string, agents: readonly Profile[]): Promise<Host> {
   const git = new AheadGitIndex(disk);
-  const host = refreshHost({ fs: disk, git });
-  const snapshot = host.git as SnapshotGitIndex;
+  // `refreshHost`'s, with the listing's text asked for the files named so.
+  const fs = new CachedFileSystem(disk);
+  const snapshot = new PartsGitIndex(git, fs);
+  const host: Host = { fs, git: snapshot };
   const gitRoot = snapshot.root(root);
   if (!gitRoot) return host;
   // What `listFiles` lists: the work tree, or a folder's part of it.

@@ -95,6 +95,27 @@ function coveringRuns(patterns: readonly string[]): string[] | undefined {
   return out;
 }
 
+/**
+ * The paths of `list` from the `from`th on that are named one of `names` (whole, or after a `/` or
+ * `\\`), in the list's order, as `namedAny` picks them: each name looked for at the end of a path
+ * of git's text. Undefined without that text.
+ */
+export function namedIn(list: readonly string[], names: readonly string[], from = 0): string[] | undefined {
+  const known = listText(list);
+  if (!known) return undefined;
+  const { text, starts } = known;
+  const hits: number[] = [];
+  for (const name of new Set(names)) {
+    const ending = `${name}\0`;
+    for (let at = text.indexOf(ending, starts[from]); at >= 0; at = text.indexOf(ending, at + 1)) {
+      const n = pathAt(starts, from, list.length, at);
+      // The text ends each path with `\0`: a name found before one ends its path.
+      if (at === starts[n] || text[at - 1] === '/' || text[at - 1] === '\\') hits.push(n);
+    }
+  }
+  return [...new Set(hits.sort((a, b) => a - b))].map((n) => list[n]);
+}
+
 /** The expressions for each glob's runs, made once per glob (`someMatch` is asked once per folder's range). */
 const runExpressions = new WeakMap<readonly string[], { longest: RegExp; all: RegExp[] }>();
 

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { gitListSearch, withText } from '../../src/cliListText';
+import { gitListSearch, namedIn, withText } from '../../src/cliListText';
 import { anyPattern } from '../../src/core/check';
+import { namedAny } from '../../src/core/git';
 import { PROFILES } from '../../src/core/profiles';
 
 // `check` lists the instruction files among every file of the repository. The CLI searches git's
@@ -30,5 +31,29 @@ describe('the instruction files among the listed ones', () => {
       { numRuns: 2_000, seed: 20261205 },
     );
     assert.ok(found > 1_500, `${found} instruction files found by a search of the text: they should be common`);
+  });
+});
+
+// The CLI finds the files of a name across the listing (CAR's tracked AGENTS.md and CLAUDE.md,
+// Copilot's AGENTS.md) in git's text of it: the same paths, in the same order, as a test of each.
+describe('the listed files of a name', () => {
+  const segment = fc.constantFrom('a', 'AGENTS.md', 'x\\y', 'b.md', 'S.md', '');
+  const name = fc.constantFrom('AGENTS.md', 'agents.md', 'CLAUDE.md', 'S.md', 'xAGENTS.md', 'AGENTS.mdx', 'x\\AGENTS.md');
+  const file = fc.tuple(fc.array(segment, { maxLength: 3 }), name).map(([dirs, n]) => [...dirs, n].join('/'));
+  const names = fc.subarray(['AGENTS.md', 'CLAUDE.md', 'S.md', 'AGENTS.md'], { minLength: 1 });
+
+  it('finds what a test of every path finds (random lists and starts)', () => {
+    let found = 0;
+    fc.assert(
+      fc.property(fc.array(file, { maxLength: 40 }), names, fc.nat(), fc.constantFrom('', '? ', 'H '), (listed, wanted, start, tag) => {
+        const from = listed.length ? start % (listed.length + 1) : 0;
+        const files = withText([...listed], listed.map((f) => `${tag}${f}\0`).join(''), tag.length);
+        const want = namedAny(listed, wanted, from);
+        assert.deepEqual(namedIn(files, wanted, from), want);
+        found += want.length;
+      }),
+      { numRuns: 2_000, seed: 20261205 },
+    );
+    assert.ok(found > 1_000, `${found} files found: they should be common`);
   });
 });
