@@ -62,12 +62,12 @@ export class AheadGitIndex extends CliGitIndex {
 }
 
 /**
- * The refresh's view of git for the CLI's `check`, which lists the work tree in two git processes
- * side by side (`listParts`): the tracked files, which git reads from its index (40–80 ms on the
- * bench's trees), and the untracked ones, for which it walks the work tree (140–240 ms). Until
- * the whole listing is in, the tracked part answers what asks for tracked files only (CAR's).
- * The files named so across the listing (CAR's, Copilot's AGENTS.md) are found in git's text of
- * it (`namedIn`), where each of its paths was tested.
+ * The refresh's view of git for the CLI's `check`. The files named so across the work tree's
+ * listing (CAR's, Copilot's AGENTS.md) are found in git's text of it (`namedIn`), where each of
+ * its paths was tested. `checkAhead` has it list the work tree in two git processes side by side
+ * (`listParts`): the tracked files, which git reads from its index (40–80 ms on the bench's
+ * trees), and the untracked ones, for which it walks the work tree (140–240 ms); until the whole
+ * listing is in, the tracked part answers what asks for tracked files only (CAR's).
  */
 export class PartsGitIndex extends SnapshotGitIndex {
   /** The tracked part of each listing in parts, while the whole is still to come. */
@@ -141,7 +141,7 @@ export class PartsGitIndex extends SnapshotGitIndex {
 /** The host for the CLI's `check` of `root` for `agents` (the pinned ones), git's first answers asked ahead. */
 export async function checkHost(disk: FileSystem, root: string, agents: readonly Profile[]): Promise<Host> {
   const git = new AheadGitIndex(disk);
-  // `refreshHost`'s, with the listing's text asked for the files named so.
+  // The host `refreshHost` makes, with the CLI's view of git (`PartsGitIndex`).
   const fs = new CachedFileSystem(disk);
   const snapshot = new PartsGitIndex(git, fs);
   const host: Host = { fs, git: snapshot };
