@@ -51,13 +51,37 @@ export class AheadGitIndex extends CliGitIndex {
     if (listing) this.listings.set(root, { ...listing, files: withText(listing.files, out!, 2) });
   }
 
-  /** The default branch's commit and its files, the files listed without blocking. */
-  async commitAhead(root: string): Promise<void> {
+  /**
+   * The commit's texts read ahead (`commitAhead`), by root, commit and file; a file the commit
+   * does not hold as a blob is there, its text undefined.
+   */
+  private readonly texts = new Map<string, string | undefined>();
+
+  override committedTexts(root: string, files: readonly string[], rev = 'HEAD'): Map<string, string | undefined> {
+    const key = (f: string) => `${root}\0${rev}\0${f}`;
+    const rest = files.filter((f) => !this.texts.has(key(f)));
+    const out = rest.length ? super.committedTexts(root, rest, rev) : new Map<string, string | undefined>();
+    // In the order asked.
+    return new Map(files.map((f) => [f, this.texts.has(key(f)) ? this.texts.get(key(f)) : out.get(f)]));
+  }
+
+  /**
+   * The default branch's commit and its files, the files listed without blocking; then the texts
+   * of the files named as the agents' patterns name them (`names`; a hosted session's guidance
+   * and skills, which it reads first), in one `git cat-file` while git still walks the work tree
+   * and this thread has nothing to do but wait for it: the pass would block on the same process
+   * later.
+   */
+  async commitAhead(root: string, names: readonly string[] = []): Promise<void> {
     const commit = this.commitOf(root, this.defaultBranch(root));
     const key = `files\0${root}\0${commit}`;
     if (!commit || this.known.has(key)) return;
     const out = await runAsync(root, treeArgs(commit));
-    if (!this.known.has(key)) this.known.set(key, this.treeFiles(root, commit, out));
+    if (this.known.has(key)) return;
+    const listing = this.treeFiles(root, commit, out);
+    this.known.set(key, listing);
+    if (!listing || !names.length) return;
+    for (const [f, text] of super.committedTexts(root, absolute(root, listing.named(names)), commit)) this.texts.set(`${root}\0${commit}\0${f}`, text);
   }
 }
 
@@ -149,10 +173,15 @@ export async function checkHost(disk: FileSystem, root: string, agents: readonly
   if (!gitRoot) return host;
   // What `listFiles` lists: the work tree, or a folder's part of it.
   const folder = gitRoot === root ? undefined : listedFolder(host, gitRoot, root);
-  await Promise.all([folder ? snapshot.listUnderAhead(gitRoot, folder) : git.listAhead(gitRoot), agents.some((p) => p.readsCommit) ? git.commitAhead(gitRoot) : undefined]);
+  await Promise.all([folder ? snapshot.listUnderAhead(gitRoot, folder) : git.listAhead(gitRoot), agents.some((p) => p.readsCommit) ? git.commitAhead(gitRoot, patternNames(agents.filter((p) => p.readsCommit))) : undefined]);
   // The refresh's answer, as `SnapshotGitIndex.listAhead` leaves it.
   if (!folder) snapshot.workTreeRelative(gitRoot);
   return host;
+}
+
+/** The file names the agents' patterns name as they are (`**\/AGENTS.md`, `.claude/skills/*\/SKILL.md`): none holding a wildcard. */
+function patternNames(agents: readonly Profile[]): string[] {
+  return [...new Set(agents.flatMap((p) => p.filePatterns.map((f) => f.slice(f.lastIndexOf('/') + 1))))].filter((n) => !/[*?[\]{}!]/.test(n));
 }
 
 /**

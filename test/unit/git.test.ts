@@ -81,6 +81,26 @@ describe('CliGitIndex on a real repository', () => {
     // The first commit, whatever came after.
     assert.equal(new CliGitIndex(new NodeFileSystem()).committedTexts(root, [path.join(root, 'a/changed.md')], commit).get(path.join(root, 'a/changed.md')), 'committed\n');
   });
+
+  it("reads the named files' committed texts ahead, and answers them as git would without asking it again", async () => {
+    const at = git('rev-parse', 'main^{commit}').trim();
+    const files = ['a/b/c/CLAUDE.md', 'AGENTS.md', 'a/changed.md', 'w/\uFF01/AGENTS.md', 'sub', 'missing.md', 'with space/AGENTS.md'].map((f) => path.join(root, f));
+    const asked = new CliGitIndex(new NodeFileSystem()).committedTexts(root, files, at);
+    const ahead = new AheadGitIndex(new NodeFileSystem());
+    await ahead.commitAhead(root, ['AGENTS.md', 'CLAUDE.md']);
+    // git gone: only what was read ahead can still be answered.
+    nodeFs.renameSync(path.join(root, '.git'), path.join(root, '.git-away'));
+    try {
+      const offline = ahead.committedTexts(root, files, at);
+      assert.deepEqual([...offline.keys()], files);
+      for (const f of files) assert.equal(offline.get(f), /(AGENTS|CLAUDE)\.md$/.test(f) ? asked.get(f) : undefined, f);
+      assert.equal(offline.get(path.join(root, 'w/\uFF01/AGENTS.md')), 'wide\n');
+    } finally {
+      nodeFs.renameSync(path.join(root, '.git-away'), path.join(root, '.git'));
+    }
+    // The rest asked of git as before, in the order asked.
+    assert.deepEqual(ahead.committedTexts(root, files, at), asked);
+  });
 });
 
 describe('hosted sessions in a repository with no commit yet', () => {
