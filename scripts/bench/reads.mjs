@@ -1,10 +1,10 @@
-// The reads every `check` of every agent makes, and nothing else: git's listing of the work tree (tracked and
-// untracked files, as the CLI asks for it), each instruction file read whole, and each folder from
-// the root down to one holding an instruction file listed once (where agents look for the files
-// git does not list, such as an ignored CLAUDE.local.md). The instruction files are given, as
-// `check` found them: picking them out of the listing is left out too. What a process of Node
-// takes for this is less than any check in Node can take: the bench shows it beside the floor, to
-// say how much of a `check` is work of its own.
+// The reads every `check` of every agent makes, and nothing else: git's listing of the work tree
+// (tracked and untracked files, as the CLI asks for it), each instruction file read whole, and
+// each folder from the root down to one holding an instruction file listed once (where agents
+// look for the files git does not list, such as an ignored CLAUDE.local.md). The instruction
+// files are given, as `check` found them: picking them out of the listing is left out too. What a
+// process of Node takes for this is less than any check in Node can take: the bench shows it
+// beside the floor, to say how much of a `check` is work of its own.
 //
 //   node scripts/bench/reads.mjs <root> <file listing the instruction files, one absolute path a line>
 import { execFile } from 'node:child_process';
