@@ -209,6 +209,30 @@ describe('only true problems', () => {
     );
   });
 
+  it('Copilot in VS Code: a rule both formats read keeps each format\'s keys for its own agent, and its link is no duplicate to fix', () => {
+    // One file read as a Copilot instructions file and, through a link, as a Claude rule: applyTo
+    // scopes it for the first, paths for the second, excludeAgent is GitHub's; each view ignores
+    // the other's keys and loses nothing. A link to copilot-instructions.md is sent once, on purpose.
+    const t = tree({
+      '/r/x.go': '',
+      '/r/.github/copilot-instructions.md': 'general\n',
+      '/r/.github/instructions/go.instructions.md': '---\napplyTo: "**/*.go,/go.{mod,sum}"\nexcludeAgent: "code-review"\npaths:\n  - "**/*.go"\n---\nGo\n',
+      '/r/.github/instructions/review.instructions.md': '---\ndescription: Review\nexcludeAgent: "cloud-agent"\n---\nReview\n',
+      // Its own scope missing: another format's scoping key is then what was meant, and lost.
+      '/r/.github/instructions/py.instructions.md': '---\npaths:\n  - "**/*.py"\n---\nPy\n',
+    });
+    t.fs.symlink('/r/.claude/rules/00.md', '../../.github/copilot-instructions.md');
+    t.fs.symlink('/r/.claude/rules/go.md', '../../.github/instructions/go.instructions.md');
+    t.fs.symlink('/r/.claude/rules/review.md', '../../.github/instructions/review.instructions.md');
+    const c = chainOf(t, 'copilot', '/r/x.go', { launchDir: '/r' });
+    assert.deepEqual(
+      c.diagnostics.map((d) => `${d.code} ${d.path.slice(3)}:${d.line + 1}`),
+      ['attribute-unknown .github/instructions/py.instructions.md:2'],
+    );
+    assert.ok(c.sources.some((s) => s.status === 'duplicate' && /copilot-instructions|00\.md/.test(s.path)));
+    assert.ok(c.sources.some((s) => s.path === '/r/.github/instructions/go.instructions.md' && s.status === 'loaded'));
+  });
+
   it('Copilot in VS Code: a link in a rule reached through a symlinked file is checked from the real file too', () => {
     const t = tree({
       '/r/x.ts': '',

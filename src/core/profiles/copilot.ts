@@ -1,6 +1,6 @@
 import { yamlLib } from '../lazy';
 import { diag } from '../diagnostics';
-import { stringList } from '../frontmatter';
+import { splitOutsideBraces, stringList } from '../frontmatter';
 import { globProblem, matchesAny, relativeInside } from '../globs';
 import { newSource, setInjected, type Diagnostic, type RenderPart, type Source, type SourceKind } from '../model';
 import { isInside, platformPath, SKIP_DIRS } from '../paths';
@@ -249,28 +249,39 @@ class Resolver {
     const path = this.ctx.fs.path;
     const h = parsed.header;
     if (h) {
-      for (const e of h.errors) this.diagnostics.push(diag('frontmatter-invalid', file, e.message, { text, start: e.start, end: e.end }, undefined, 'error'));
+      // A malformed header or attribute, an error in VS Code's validator.
+      const invalid = (message: string, at: { start: number; end: number }) => this.diagnostics.push(diag('frontmatter-invalid', file, message, { text, start: at.start, end: at.end }, undefined, 'error'));
+      for (const e of h.errors) invalid(e.message, e);
       const valid = claudeRule ? ['description', 'paths'] : ['name', 'description', 'applyTo', 'excludeAgent'];
       const supported = claudeRule ? 'description, paths' : 'applyTo, description, name'; // recommended names, sorted
+      // Whether the rule carries a scope VS Code reads in its own format: another format's beside
+      // it is then kept for that format's agent (one file read as both, a `.claude/rules` link to
+      // a `.github/instructions` file), and loses nothing.
+      const scoped = (claudeRule ? h.paths : h.applyTo) !== undefined;
       for (const a of h.attributes) {
         const at = { text, start: a.start, end: a.end };
         if (!valid.includes(a.key)) {
-          if (!meantForAgents(a.key)) continue;
+          if (!meantForAgents(a.key, scoped)) continue;
           this.diagnostics.push(diag('attribute-unknown', file, `Attribute '${a.key}' is not supported in instructions files. Supported: ${supported}.`, at));
           continue;
         }
         if (a.key === 'description') {
-          if (a.kind !== 'scalar') this.diagnostics.push(diag('frontmatter-invalid', file, "The 'description' attribute must be a string.", at, undefined, 'error'));
-          else if (String(a.value).trim() === '') this.diagnostics.push(diag('frontmatter-invalid', file, "The 'description' attribute should not be empty.", at, undefined, 'error'));
+          if (a.kind !== 'scalar') invalid("The 'description' attribute must be a string.", a);
+          else if (String(a.value).trim() === '') invalid("The 'description' attribute should not be empty.", a);
         }
         if (a.key === 'applyTo') {
-          if (a.kind !== 'scalar') this.diagnostics.push(diag('frontmatter-invalid', file, "The 'applyTo' attribute must be a string.", at, undefined, 'error'));
+          if (a.kind !== 'scalar') invalid("The 'applyTo' attribute must be a string.", a);
           else {
-            const raw = String(a.value).split(',');
-            if (raw.some((p) => p.trim() === '' || globProblem(p.trim()) !== undefined)) this.diagnostics.push(diag('glob-invalid', file, "The 'applyTo' attribute must be a valid glob pattern.", at));
+            // [vscode] validateApplyTo (1.139): split at the commas outside braces, a last empty
+            // part dropped; an empty part is invalid, a blank one is not. A part whose braces or
+            // brackets do not close is reported too: VS Code reads it, but as no one meant it.
+            const raw = splitOutsideBraces(String(a.value));
+            if (raw.at(-1) === '') raw.pop();
+            if (!raw.length || raw.some((p) => p === '' || (p.trim() !== '' && globProblem(p.trim()) !== undefined))) this.diagnostics.push(diag('glob-invalid', file, "The 'applyTo' attribute must be a valid glob pattern.", at));
           }
         }
-        if (a.key === 'excludeAgent' && a.kind !== 'sequence') this.diagnostics.push(diag('frontmatter-invalid', file, "The 'excludeAgent' attribute must be an array.", at, undefined, 'error'));
+        // [vscode] validateExcludeAgent (1.139): a string or a list.
+        if (a.key === 'excludeAgent' && a.kind === 'map') invalid("The 'excludeAgent' attribute must be a string or an array.", a);
       }
     }
     // Body file references that do not exist ([vscode] promptValidator.fileNotFound, a warning).
@@ -297,14 +308,17 @@ class Resolver {
 const AGENT_KEYS = ['applyto', 'paths', 'path', 'globs', 'glob', 'alwaysapply', 'excludeagent', 'description', 'name'];
 
 /**
- * Whether an attribute VS Code does not support was meant for an agent: another format's key
- * (`applyTo` in a Claude rule, Cursor's `globs`) or a near-miss of one (`applyto`, `apply_to`,
- * `descripton`), whose intent is then lost. VS Code's validator flags every unknown key; a key a
- * team keeps for its own tools (`owner`, `profile`) loses nothing, so it is not a problem here.
+ * Whether an attribute VS Code does not support was meant for an agent, its intent lost: another
+ * format's key that scopes a rule (`applyTo` in a Claude rule, Cursor's `globs`; the first six of
+ * AGENT_KEYS) where the rule has no scope of its own format (`scoped`), or a near-miss of any
+ * (`descripton`). VS Code's validator flags every unknown key, as an unneeded one; a key a team
+ * keeps for its own tools (`owner`, `profile`), or another format's that scopes nothing
+ * (`excludeAgent` in a Claude rule), loses nothing, so it is not a problem here.
  */
-function meantForAgents(key: string): boolean {
+function meantForAgents(key: string, scoped: boolean): boolean {
   const k = key.toLowerCase().replace(/[-_\s]/g, '');
-  return AGENT_KEYS.some((a) => a === k || (k.length >= 5 && editDistance(a, k) <= 2));
+  const i = AGENT_KEYS.indexOf(k);
+  return i < 0 ? k.length >= 5 && AGENT_KEYS.some((a) => editDistance(a, k) <= 2) : i < 6 && !scoped;
 }
 
 function editDistance(a: string, b: string): number {
@@ -662,7 +676,8 @@ function render(r: Resolver, attached: Attached[], instructionFiles: Instruction
     if (first) {
       a.source.status = 'duplicate';
       a.source.reason = `Same text as ${first}; VS Code attaches identical instruction text once.`;
-      r.diagnostics.push(diag('duplicate-content', a.file, `VS Code drops this file from the request: its text is identical to ${first}.`, undefined, { first }));
+      // A link to the same file (a `.claude/rules` link to copilot-instructions.md) shares it on purpose: nothing to fix.
+      if (ctx.fs.realPath(a.file) !== ctx.fs.realPath(first)) r.diagnostics.push(diag('duplicate-content', a.file, `VS Code drops this file from the request: its text is identical to ${first}.`, undefined, { first }));
       continue;
     }
     seenContent.set(content, a.file);

@@ -159,12 +159,14 @@ describe('copilot (VS Code)', () => {
     assert.equal(c.sources.find((s) => s.path.endsWith('p.instructions.md'))?.status, 'not-matched');
   });
 
-  it('mirrors VS Code\'s validator: unknown attributes meant for an agent, applyTo not a string or not a glob, excludeAgent not a list, empty description; excludeAgent excludes nothing', () => {
+  it('mirrors VS Code\'s validator (1.139): unknown attributes meant for an agent, applyTo not a string or not a glob, excludeAgent neither a string nor a list, empty description; excludeAgent excludes nothing', () => {
     const t = tree({
       '/w/x.ts': '',
       '/w/.github/instructions/a.instructions.md': '---\napplyTo: ["**"]\nglobs: 1\ndescription: ""\n---\nA\n',
-      '/w/.github/instructions/b.instructions.md': '---\napplyTo: "src/**, "\nexcludeAgent: "coding-agent"\n---\nB\n',
+      '/w/.github/instructions/b.instructions.md': '---\napplyTo: "src/**,,lib/**"\nexcludeAgent: "coding-agent"\n---\nB\n',
       '/w/.github/instructions/c.instructions.md': '---\napplyTo: "**"\nexcludeAgent: ["coding-agent"]\n---\nC\n',
+      // Commas inside braces do not split a pattern; a blank part and an empty last one are no error.
+      '/w/.github/instructions/d.instructions.md': '---\napplyTo: "ui/src/**/*.{ts,tsx}, ,"\nexcludeAgent:\n  agent: coding-agent\n---\nD\n',
       '/w/.claude/rules/r.md': '---\napplyTo: "**"\n---\nR\n',
     });
     const c = vs(t, '/w/x.ts');
@@ -175,7 +177,7 @@ describe('copilot (VS Code)', () => {
         "attribute-unknown .github/instructions/a.instructions.md:3 Attribute 'globs' is not supported in instructions files. Supported: applyTo, description, name.",
         "frontmatter-invalid .github/instructions/a.instructions.md:4 The 'description' attribute should not be empty.",
         "glob-invalid .github/instructions/b.instructions.md:2 The 'applyTo' attribute must be a valid glob pattern.",
-        "frontmatter-invalid .github/instructions/b.instructions.md:3 The 'excludeAgent' attribute must be an array.",
+        "frontmatter-invalid .github/instructions/d.instructions.md:3 The 'excludeAgent' attribute must be a string or an array.",
         "attribute-unknown .claude/rules/r.md:2 Attribute 'applyTo' is not supported in instructions files. Supported: description, paths.",
       ],
     );
