@@ -230,9 +230,16 @@ class MemoryLoader {
     return { entries, paths: parsed.paths, exists: true };
   }
 
-  /** A rule's @imports stay text: say so where they are written. */
+  /**
+   * A rule's @imports stay text: say so where they are written, for those meant as imports: a
+   * path, as CLAUDE.md's missing imports are told (`@docs/x.md`), or a file that is there. A word
+   * after an `@` in prose (`@media` queries, `@Bug` tags) was never meant to load anything.
+   */
   private ruleImportsNotFollowed(file: string, text: string, parsed: Parsed): void {
+    const fs = this.ctx.fs;
     for (const ref of findClaudeImports(parsed.afterFrontmatter).imports) {
+      const target = resolveImport(fs.path, ref.path, file, this.ctx.home);
+      if (!readsAsPath(fs, file, target) && !fs.stat(target)) continue;
       this.diagnostics.push(diag('not-loaded', file, `@${ref.written} is not imported: Claude Code does not expand @imports in .claude/rules files; the model sees the line as written.`, { text, start: parsed.bodyOffset + ref.start, end: parsed.bodyOffset + ref.end }));
     }
   }
@@ -293,7 +300,8 @@ class MemoryLoader {
         this.diagnostics.push(punctuation);
         return entries;
       }
-      if (bare !== target || !readsAsPath(this.ctx.fs, at.file, target)) return entries;
+      // A folder is there: the @ names it in prose (`@src/app/`), it does not lose a file.
+      if (bare !== target || !readsAsPath(this.ctx.fs, at.file, target) || this.ctx.fs.stat(target)) return entries;
       const near = nearestExisting(this.ctx.fs, target);
       const hint = near ? ` Did you mean ${path.relative(path.dirname(at.file), near)}?` : '';
       this.diagnostics.push(diag('import-missing', at.file, `@${written} points to ${target}, which does not exist; Claude Code silently ignores it.${hint}`, place, { target, ...(near ? { suggestion: path.relative(path.dirname(at.file), near) } : {}) }));

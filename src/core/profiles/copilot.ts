@@ -250,7 +250,7 @@ class Resolver {
     const h = parsed.header;
     if (h) {
       // A malformed header or attribute, an error in VS Code's validator.
-      const invalid = (message: string, at: { start: number; end: number }) => this.diagnostics.push(diag('frontmatter-invalid', file, message, { text, start: at.start, end: at.end }, undefined, 'error'));
+      const invalid = (message: string, at: { start: number; end: number }) => this.diagnostics.push(diag('frontmatter-invalid', file, message, { ...at, text }, undefined, 'error'));
       for (const e of h.errors) invalid(e.message, e);
       const valid = claudeRule ? ['description', 'paths'] : ['name', 'description', 'applyTo', 'excludeAgent'];
       const supported = claudeRule ? 'description, paths' : 'applyTo, description, name'; // recommended names, sorted

@@ -165,6 +165,13 @@ describe('claude-code', () => {
     assert.ok(!c.diagnostics.some((x) => x.code === 'import-not-text'));
   });
 
+  it('an @ naming a folder that is there (prose about `@src/app/`) is no missing import; one that is not there is', () => {
+    const t = tree({ '/r/CLAUDE.md': 'Put it in the @src/app/ folder, not @src/gone/ nor @src/gone.md here.\n', '/r/src/app/x.ts': '' });
+    const c = chainOf(t, 'claude-code', '/r', { launchDir: '/r' });
+    assert.deepEqual(c.diagnostics.filter((d) => d.code === 'import-missing').map((d) => /@\S+/.exec(d.message)![0]), ['@src/gone/', '@src/gone.md']);
+    assert.match(c.sources.find((s) => s.path === '/r/src/app')!.reason, /is a folder/);
+  });
+
   it('a Windows path in an import ends at its first backslash: reported when the path meant is a file', () => {
     // Observed with Claude Code 2.1.332 (instruction-lens verify): "@docs\\x.md" sends CLAUDE.md alone.
     const t = tree({
@@ -343,15 +350,16 @@ describe('claude-code', () => {
 
   it('never expands @imports in .claude/rules files, at start or on read; nested CLAUDE.md imports load on read', () => {
     const t = tree({
-      '/r/.claude/rules/always.md': 'Always rule imports @docs/a.md\n',
-      '/r/.claude/rules/ts.md': '---\npaths: ["src/**"]\n---\nTS rule imports @docs/b.md here\n',
-      '/r/docs/a.md': 'a', '/r/docs/b.md': 'b', '/r/docs/c.md': 'c',
+      // Words after an @ in prose (a CSS at-rule, test tags) were never meant to load: not said.
+      '/r/.claude/rules/always.md': 'Always rule imports @docs/a.md\nNo custom @media queries; tag it @Bug or @Bug/@Maintain.\n',
+      '/r/.claude/rules/ts.md': '---\npaths: ["src/**"]\n---\nTS rule imports @docs/b.md here, and @notes as well.\n',
+      '/r/docs/a.md': 'a', '/r/docs/b.md': 'b', '/r/docs/c.md': 'c', '/r/.claude/rules/notes': 'n',
       '/r/src/CLAUDE.md': 'src imports @../docs/c.md\n',
       '/r/src/x.ts': '',
     });
     const c = chainOf(t, 'claude-code', '/r/src/x.ts', { launchDir: '/r' });
     assert.deepEqual(statuses(c), ['loaded /r/.claude/rules/always.md', 'on-read /r/src/CLAUDE.md', 'on-read /r/docs/c.md', 'on-read /r/.claude/rules/ts.md']);
-    assert.equal(c.diagnostics.filter((d) => d.code === 'not-loaded').length, 2);
+    assert.deepEqual(c.diagnostics.filter((d) => d.code === 'not-loaded').map((d) => /@\S+/.exec(d.message)![0]), ['@docs/a.md', '@docs/b.md', '@notes']);
     assert.deepEqual(c.onRead.map((p) => p.text.split('\n')[1]), ['Contents of /r/src/CLAUDE.md:', 'Contents of /r/docs/c.md:', 'Contents of /r/.claude/rules/ts.md:']);
   });
 
