@@ -246,25 +246,26 @@ class MemoryLoader {
 
   /** One @import: the checks Claude Code makes before it reads the target. */
   private follow(target: string, written: string, type: MemoryType, scope: string, loads: Source['loads'], depth: number, importer: string, stack: string[], at: Ref): Entry[] {
-    const path = this.ctx.fs.path;
+    const fs = this.ctx.fs;
+    const path = fs.path;
     const place = { text: at.text, start: at.start, end: at.end };
     const skipped = (status: Source['status'], reason: string) => {
-      const st = this.ctx.fs.stat(target);
+      const st = fs.stat(target);
       const sz = st?.type === 'file' ? { chars: 0, bytes: st.size } : { chars: 0, bytes: 0 };
       this.sources.push({ path: target, kind: 'import', scope, loads, status, ...sz, injectedChars: 0, injectedBytes: 0, importedBy: importer, reason });
     };
     // `@a.md,` names a file "a.md," — say so plainly, and point at the file meant.
     const bare = target.replace(TRAILING_PUNCTUATION, '');
     let punctuation: Diagnostic | undefined;
-    if (bare !== target && !this.ctx.fs.stat(target)) {
-      const exists = this.ctx.fs.stat(bare)?.type === 'file';
-      const near = exists ? bare : nearestExisting(this.ctx.fs, bare);
+    if (bare !== target && !fs.stat(target)) {
+      const exists = fs.stat(bare)?.type === 'file';
+      const near = exists ? bare : nearestExisting(fs, bare);
       const suggestion = near ? path.relative(path.dirname(at.file), near) : undefined;
       const hint = exists ? ' Remove the punctuation or put a space before it.' : suggestion ? ` ${path.basename(bare)} does not exist either; did you mean ${suggestion}?` : '';
       punctuation = diag('import-missing', at.file, `Claude Code reads @${written} as a path ending in "${target.slice(bare.length)}", which does not exist, and ignores it silently.${hint}`, place, { target, ...(suggestion ? { suggestion } : {}) });
     }
     // A handle or package name (`@octocat`, `@acme/cli.`) stays in the text as written, as meant.
-    if (punctuation && !readsAsPath(this.ctx.fs, at.file, bare)) punctuation = undefined;
+    if (punctuation && !readsAsPath(fs, at.file, bare)) punctuation = undefined;
     const ext = path.extname(target).toLowerCase();
     if (ext && !TEXT_EXTENSIONS.has(ext)) {
       skipped('excluded', `Claude Code imports only text file types; "${ext}" is skipped.`);
@@ -272,9 +273,11 @@ class MemoryLoader {
       return [];
     }
     // Observed: user memory (and what it imports) may import from anywhere.
-    if (type !== 'User' && !isInside(target, this.ctx.launchDir, this.ctx.fs) && !this.approved) {
+    if (type !== 'User' && !isInside(target, this.ctx.launchDir, fs) && !this.approved) {
       skipped('excluded', 'Outside the launch directory, and external imports are not approved for this project.');
-      this.diagnostics.push(diag('import-outside', at.file, `@${written} is outside the launch directory (${this.ctx.launchDir}); Claude Code drops it unless this project's external CLAUDE.md imports are approved.`, place, { target }));
+      // Said where approving would load a file: one that is there, or a file's path (`@../x.md`);
+      // not a path alias in prose (`@/mocks`), where nothing is and nothing was meant to load.
+      if (fs.stat(target) || ext) this.diagnostics.push(diag('import-outside', at.file, `@${written} is outside the launch directory (${this.ctx.launchDir}); Claude Code drops it unless this project's external CLAUDE.md imports are approved.`, place, { target }));
       return [];
     }
     if (depth >= MAX_INCLUDE_DEPTH) {
@@ -283,14 +286,14 @@ class MemoryLoader {
       return [];
     }
     if (this.seen(target)) {
-      const cycle = stack.includes(target) || stack.some((s) => this.ctx.fs.realPath(s) === this.ctx.fs.realPath(target));
+      const cycle = stack.includes(target) || stack.some((s) => fs.realPath(s) === fs.realPath(target));
       skipped('duplicate', cycle ? 'An import cycle: this file is already being loaded.' : 'Already loaded earlier in the chain; Claude Code loads each file once.');
       if (cycle) this.diagnostics.push(diag('import-cycle', at.file, `@${written} leads back to a file that is already loading (${[...stack, target].map((s) => path.basename(s)).join(' → ')}); Claude Code loads it once and stops.`, place));
       return [];
     }
     const { entries, exists } = this.load(target, type, 'import', scope, loads, { depth, importer, stack });
     if (!exists) {
-      skipped('missing', `The import target ${this.ctx.fs.stat(target)?.type === 'dir' ? 'is a folder' : 'does not exist'}; Claude Code ignores the import without a word.`);
+      skipped('missing', `The import target ${fs.stat(target)?.type === 'dir' ? 'is a folder' : 'does not exist'}; Claude Code ignores the import without a word.`);
       const backslashed = this.endedAtBackslash(written, importer, at);
       if (backslashed) {
         this.diagnostics.push(backslashed);
@@ -301,8 +304,8 @@ class MemoryLoader {
         return entries;
       }
       // A folder is there: the @ names it in prose (`@src/app/`), it does not lose a file.
-      if (bare !== target || !readsAsPath(this.ctx.fs, at.file, target) || this.ctx.fs.stat(target)) return entries;
-      const near = nearestExisting(this.ctx.fs, target);
+      if (bare !== target || !readsAsPath(fs, at.file, target) || fs.stat(target)) return entries;
+      const near = nearestExisting(fs, target);
       const hint = near ? ` Did you mean ${path.relative(path.dirname(at.file), near)}?` : '';
       this.diagnostics.push(diag('import-missing', at.file, `@${written} points to ${target}, which does not exist; Claude Code silently ignores it.${hint}`, place, { target, ...(near ? { suggestion: path.relative(path.dirname(at.file), near) } : {}) }));
     }

@@ -198,14 +198,15 @@ describe('claude-code', () => {
   });
 
   it('imports outside the launch dir are dropped unless approved in ~/.claude.json; user memory imports from anywhere', () => {
-    const files = { '/r/.git/HEAD': '', '/r/CLAUDE.md': '@../shared.md\n@~/notes.md', '/shared.md': 'shared', '/home/u/notes.md': 'notes', '/home/u/.claude/CLAUDE.md': 'user @/etc/x.md', '/etc/x.md': 'etc' };
+    // A path alias in prose (`@/mocks`) names nothing outside: dropped, and not said; a file's path that is not there either still is.
+    const files = { '/r/.git/HEAD': '', '/r/CLAUDE.md': '@../shared.md\n@~/notes.md\nMocks come from @/mocks and @../gone.md', '/shared.md': 'shared', '/home/u/notes.md': 'notes', '/home/u/.claude/CLAUDE.md': 'user @/etc/x.md', '/etc/x.md': 'etc' };
     const c = chainOf(tree(files), 'claude-code', '/r', { launchDir: '/r' });
-    assert.deepEqual(statuses(c), ['loaded /home/u/.claude/CLAUDE.md', 'loaded /etc/x.md', 'loaded /r/CLAUDE.md', 'excluded /shared.md', 'excluded /home/u/notes.md']);
+    assert.deepEqual(statuses(c), ['loaded /home/u/.claude/CLAUDE.md', 'loaded /etc/x.md', 'loaded /r/CLAUDE.md', 'excluded /shared.md', 'excluded /home/u/notes.md', 'excluded /mocks', 'excluded /gone.md']);
     assert.ok(startText(c).includes(entry('/etc/x.md', USER, 'etc')));
-    assert.equal(c.diagnostics.filter((d) => d.code === 'import-outside').length, 2);
+    assert.deepEqual(c.diagnostics.filter((d) => d.code === 'import-outside').map((d) => /@\S+/.exec(d.message)![0]), ['@../shared.md', '@~/notes.md', '@../gone.md']);
     const approved = tree({ ...files, '/home/u/.claude.json': JSON.stringify({ projects: { '/r': { hasClaudeMdExternalIncludesApproved: true } } }) });
     const c2 = chainOf(approved, 'claude-code', '/r', { launchDir: '/r' });
-    assert.deepEqual(statuses(c2), ['loaded /home/u/.claude/CLAUDE.md', 'loaded /etc/x.md', 'loaded /r/CLAUDE.md', 'loaded /shared.md', 'loaded /home/u/notes.md']);
+    assert.deepEqual(statuses(c2), ['loaded /home/u/.claude/CLAUDE.md', 'loaded /etc/x.md', 'loaded /r/CLAUDE.md', 'loaded /shared.md', 'loaded /home/u/notes.md', 'missing /mocks', 'missing /gone.md']);
     assert.ok(startText(c2).includes(entry('/home/u/notes.md', PROJECT, 'notes')));
   });
 
