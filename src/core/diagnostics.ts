@@ -139,7 +139,8 @@ export function nearestExisting(fs: FileSystem, missing: string): string | undef
   return best?.p;
 }
 
-function editDistance(a: string, b: string): number {
+/** Levenshtein's distance between two strings; 99 for any two whose lengths differ by more than 8. */
+export function editDistance(a: string, b: string): number {
   if (Math.abs(a.length - b.length) > 8) return 99;
   const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {

@@ -102,15 +102,9 @@ export function findGitRoot(fs: FileSystem, dir: string): string | undefined {
 }
 
 /** The git command line, for the CLI and the extension. */
-export class CliGitIndex implements GitIndex {
-  /**
-   * The last tree `committedPaths` listed at a commit id, with its blobs' ids: `committedTexts`
-   * of that commit asks git for the blobs by id, where `rev:path` has git read every tree on each
-   * path again (1,454 files of babel's shape: 0.10 s of git's CPU, against 0.01 by id).
-   */
-  private tree: { root: string; rev: string; listing: TreeListing } | undefined;
-
-  constructor(private readonly fs: FileSystem) {}
+/** Finds the repository root from `.git` but never runs git: the extension's in an untrusted workspace, and `CliGitIndex`'s base. */
+export class NoGitIndex implements GitIndex {
+  constructor(protected readonly fs: FileSystem) {}
 
   get rootsFrom(): FileSystem {
     return this.fs;
@@ -120,7 +114,24 @@ export class CliGitIndex implements GitIndex {
     return findGitRoot(this.fs, dir);
   }
 
-  trackedFiles(root: string, pathspecs: readonly string[] = []): string[] | undefined {
+  trackedFiles(_root: string, _pathspecs?: readonly string[]): string[] | undefined {
+    return undefined;
+  }
+
+  committedText(_root: string, _file: string, _rev?: string): string | undefined {
+    return undefined;
+  }
+}
+
+export class CliGitIndex extends NoGitIndex {
+  /**
+   * The last tree `committedPaths` listed at a commit id, with its blobs' ids: `committedTexts`
+   * of that commit asks git for the blobs by id, where `rev:path` has git read every tree on each
+   * path again (1,454 files of babel's shape: 0.10 s of git's CPU, against 0.01 by id).
+   */
+  private tree: { root: string; rev: string; listing: TreeListing } | undefined;
+
+  override trackedFiles(root: string, pathspecs: readonly string[] = []): string[] | undefined {
     return this.list(root, ['ls-files', '-z', '--', ...pathspecs]);
   }
 
@@ -151,7 +162,7 @@ export class CliGitIndex implements GitIndex {
     return rel && absolute(root, rel);
   }
 
-  committedText(root: string, file: string, rev = 'HEAD'): string | undefined {
+  override committedText(root: string, file: string, rev = 'HEAD'): string | undefined {
     const rel = path.relative(root, file).split(path.sep).join('/');
     return run(root, ['show', `${rev}:${rel}`]);
   }

@@ -1,6 +1,6 @@
 import type { Host } from './chain';
 import type { FileSystem } from './fs';
-import { CliGitIndex, findGitRoot, type GitIndex } from './git';
+import { CliGitIndex, findGitRoot, NoGitIndex } from './git';
 import { OverlayFileSystem } from './overlayFs';
 
 /** Where the agent most likely starts, per `instructionLens.launchDirectory` (the chain view's rule). */
@@ -26,23 +26,3 @@ export function workspaceHost(unsaved: ReadonlyMap<string, Uint8Array>, trusted:
   return { fs, git: trusted ? new CliGitIndex(fs) : new NoGitIndex(fs) };
 }
 
-/** Finds the repository root from `.git` but never runs git. */
-export class NoGitIndex implements GitIndex {
-  constructor(private readonly fs: FileSystem) {}
-
-  get rootsFrom(): FileSystem {
-    return this.fs;
-  }
-
-  root(dir: string): string | undefined {
-    return findGitRoot(this.fs, dir);
-  }
-
-  trackedFiles(): undefined {
-    return undefined;
-  }
-
-  committedText(): undefined {
-    return undefined;
-  }
-}

@@ -82,6 +82,25 @@ function parseMemory(text: string): Parsed {
 
 const parsedMemory = new ParseCache(parseMemoryText);
 
+/**
+ * What Claude Code parses when a frontmatter block is not YAML (2.1.332, read in its bundle): each
+ * `key: value` line whose value holds a YAML indicator (`*`, `{`, `&`, `#`, `: `…) and is neither
+ * quoted nor a list has its value quoted, and each leading tab becomes two spaces. So
+ * `paths: **\/*.tsx`, an alias to YAML, scopes the rule (observed with the real agent: the rule
+ * loads when a `.tsx` file is read, and only then).
+ */
+function quoteValues(block: string): string {
+  return block
+    .split('\n')
+    .map((line) => {
+      const [, key, v = ''] = /^([a-zA-Z_-]+):\s+(\S.*)$/.exec(line) ?? [];
+      const kept = /^(["'])(.*\1)?$/.test(v) || (v[0] === '[' && v.endsWith(']') && Array.isArray(parseFrontmatter(`---\nv: ${v}\n---\n`)?.data?.v));
+      return !key || kept || !/[{}[\]*&#!|>%@`]|: /.test(v) ? line : `${key}: "${v.replace(/["\\]/g, '\\$&')}"`;
+    })
+    .join('\n')
+    .replace(/^\t+/gm, (t) => '  '.repeat(t.length));
+}
+
 function parseMemoryText(text: string): Parsed {
   const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const t = text.slice(bom);
@@ -93,7 +112,11 @@ function parseMemoryText(text: string): Parsed {
   if (m) {
     afterFrontmatter = t.slice(m[0].length);
     bodyOffset = bom + m[0].length;
-    const fm = parseFrontmatter(`---\n${m[1]}\n---\n`);
+    const yaml = (block: string) => parseFrontmatter(`---\n${block}\n---\n`);
+    let fm = yaml(m[1]);
+    // A block that is not YAML is read once more, its plain values quoted (`quoteValues`).
+    const again = fm?.error && yaml(quoteValues(m[1]));
+    if (again && !again.error) fm = again;
     if (fm?.error) frontmatterError = fm.error.message;
     const list = stringList(fm?.data?.paths);
     if (list) {

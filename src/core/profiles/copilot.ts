@@ -1,5 +1,5 @@
 import { yamlLib } from '../lazy';
-import { diag } from '../diagnostics';
+import { diag, editDistance } from '../diagnostics';
 import { splitOutsideBraces, stringList } from '../frontmatter';
 import { globProblem, matchesAny, relativeInside } from '../globs';
 import { newSource, setInjected, type Diagnostic, type RenderPart, type Source, type SourceKind } from '../model';
@@ -319,16 +319,6 @@ function meantForAgents(key: string, scoped: boolean): boolean {
   const k = key.toLowerCase().replace(/[-_\s]/g, '');
   const i = AGENT_KEYS.indexOf(k);
   return i < 0 ? k.length >= 5 && AGENT_KEYS.some((a) => editDistance(a, k) <= 2) : i < 6 && !scoped;
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length];
 }
 
 /** How deep [vscode] resolveFilesAtLocation descends below an instructions location (MAX_INSTRUCTIONS_RECURSION_DEPTH). */

@@ -417,7 +417,9 @@ function parseRuleFile(file: string, doc: Doc, display: string, diagnostics: Dia
   const always = patterns.length === 0 || patterns.every((p) => ALWAYS.has(p));
   const ex = data.excludeAgent;
   const excluded = (Array.isArray(ex) ? ex : [ex]).some((v) => v === 'coding-agent'); // exact, case-sensitive (observed p13)
-  const description = typeof data.description === 'string' ? data.description.trim().replace(/\s*\r?\n\s*/g, ' ') : undefined;
+  // From YAML only: the `key: value` lines read from a header YAML rejects give none (observed: scenario rules-unquoted).
+  const d = fm?.data?.description;
+  const description = typeof d === 'string' ? d.trim().replace(/\s*\r?\n\s*/g, ' ') : undefined;
   return { file, doc, patternText, patterns, always, description, excluded, display };
 }
 

@@ -364,6 +364,23 @@ describe('claude-code', () => {
     assert.deepEqual(c.onRead.map((p) => p.text.split('\n')[1]), ['Contents of /r/src/CLAUDE.md:', 'Contents of /r/docs/c.md:', 'Contents of /r/.claude/rules/ts.md:']);
   });
 
+  it('reads a rule whose frontmatter is not YAML again with its plain values quoted, as Claude Code does; what that does not repair is dropped and reported', () => {
+    const t = tree({
+      '/r/.claude/rules/alias.md': '---\npaths: **/*.tsx\n---\nalias\n',
+      '/r/.claude/rules/braces.md': '---\npaths: {src,lib}/**/*.tsx\n---\nbraces\n',
+      // A list indented with a tab, which YAML forbids: each leading tab becomes two spaces.
+      '/r/.claude/rules/tabs.md': '---\npaths:\n\t- "**/*.tsx"\n---\ntabs\n',
+      // With CRLF endings no line reads as `key: value` to it (its `.` stops at the CR): nothing is quoted.
+      '/r/.claude/rules/crlf.md': '---\r\npaths: **/*.tsx\r\n---\r\ncrlf\n',
+      '/r/.claude/rules/list.md': '---\npaths: [src/**/*.tsx]\ndescription: a: b\n---\nlist\n',
+      '/r/.claude/rules/broken.md': '---\npaths: **/*.tsx\ndescription: "never closed\n---\nbroken\n',
+      '/r/src/y.tsx': '',
+    });
+    const c = chainOf(t, 'claude-code', '/r/src/y.tsx', { launchDir: '/r' });
+    assert.deepEqual(statuses(c).sort(), ['loaded /r/.claude/rules/broken.md', 'loaded /r/.claude/rules/crlf.md', 'on-read /r/.claude/rules/alias.md', 'on-read /r/.claude/rules/braces.md', 'on-read /r/.claude/rules/list.md', 'on-read /r/.claude/rules/tabs.md']);
+    assert.deepEqual(c.diagnostics.filter((d) => d.code === 'frontmatter-invalid').map((d) => d.path).sort(), ['/r/.claude/rules/broken.md', '/r/.claude/rules/crlf.md']);
+  });
+
   it('rules load in the file system listing order, sub-folders in place', () => {
     const t = tree({ '/r/.claude/rules/z.md': 'z', '/r/.claude/rules/sub/m.md': 'm', '/r/.claude/rules/a.md': 'a' });
     const c = chainOf(t, 'claude-code', '/r', { launchDir: '/r' });
