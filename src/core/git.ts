@@ -101,7 +101,6 @@ export function findGitRoot(fs: FileSystem, dir: string): string | undefined {
   }
 }
 
-/** The git command line, for the CLI and the extension. */
 /** Finds the repository root from `.git` but never runs git: the extension's in an untrusted workspace, and `CliGitIndex`'s base. */
 export class NoGitIndex implements GitIndex {
   constructor(protected readonly fs: FileSystem) {}
@@ -123,6 +122,7 @@ export class NoGitIndex implements GitIndex {
   }
 }
 
+/** The git command line, for the CLI and the extension. */
 export class CliGitIndex extends NoGitIndex {
   /**
    * The last tree `committedPaths` listed at a commit id, with its blobs' ids: `committedTexts`
