@@ -298,6 +298,7 @@ async function buildBundles(options, wanted, write) {
       write,
       plugins: [vscodeApiOnce(), enumsDroppable(), ...(options.plugins ?? []), ...(bundle.plugins ?? []), linkBundles(bundle.name, wanted, built)],
     });
+    if (write) withoutExportNames(path.join(repo, `dist/${bundle.name}.js`));
     built.add(bundle.name);
     inputs.set(bundle.name, Object.keys(result.metafile.inputs).filter((i) => !/^bundle-(link|whole):/.test(i) && !i.startsWith('vscode-api:') && !i.endsWith('-entry.js')));
   }
@@ -312,6 +313,17 @@ async function buildBundles(options, wanted, write) {
     }
   }
   return built;
+}
+
+/**
+ * A bundle without the list of its exports' names that esbuild adds at its end for Node's
+ * loader of CommonJS from an ES module (`0&&(module.exports={…})`, code that never runs): VS Code
+ * and the bundles load each other with `require`, which never reads it (about 270 bytes).
+ */
+function withoutExportNames(file) {
+  const text = readFileSync(file, 'latin1');
+  const kept = text.replace(/0&&\(module\.exports=\{[\w$,]*\}\);\n$/, '');
+  if (kept !== text) writeFileSync(file, kept, 'latin1');
 }
 
 /** A bundle's entry: each module's names others import, under their aliases; a whole module where one asks for all of it. */
