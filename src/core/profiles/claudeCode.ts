@@ -163,6 +163,11 @@ class MemoryLoader {
     this.excludes = from ? from.loader.excludes : excludePatterns(ctx);
   }
 
+  /** Report a problem (`diag`'s arguments). */
+  report(...problem: Parameters<typeof diag>): void {
+    this.diagnostics.push(diag(...problem));
+  }
+
   /** Whether a path (or its real path) was already loaded. */
   seen(file: string): boolean {
     return this.processed.has(file) || this.processed.has(this.ctx.fs.realPath(file));
@@ -201,7 +206,7 @@ class MemoryLoader {
       if (readFailureCode(r) === 'too-large') {
         const said = `It is ${fmt(r.state === 'unreadable' ? (r.bytes ?? 0) : 0)} bytes, over the ${fmt(MAX_MEMORY_FILE_BYTES)} bytes Claude Code reads of a CLAUDE.md or an import`;
         this.sources.push(base({ bytes: r.state === 'unreadable' ? (r.bytes ?? 0) : 0, status: 'unreadable', reason: `${said}: it skips the whole file, and the prompt does not say so.` }));
-        this.diagnostics.push(diag('too-large', file, `${said}: Claude Code skips the whole file without a word. Split it, or keep the guidance it needs in a shorter file.`));
+        this.report('too-large', file, `${said}: Claude Code skips the whole file without a word. Split it, or keep the guidance it needs in a shorter file.`);
         return { entries: [], exists: true };
       }
       this.sources.push(base({ status: 'unreadable', reason: `It ${describeReadFailure(r)}; Claude Code skips it.` }));
@@ -216,7 +221,7 @@ class MemoryLoader {
     const parsed = parseMemory(text);
     const size = sizes(text);
     if (parsed.frontmatterError) {
-      this.diagnostics.push(diag('frontmatter-invalid', file, `The frontmatter is not valid YAML (${parsed.frontmatterError}); Claude Code strips it and ignores its settings.`));
+      this.report('frontmatter-invalid', file, `The frontmatter is not valid YAML (${parsed.frontmatterError}); Claude Code strips it and ignores its settings.`);
     }
     if (parsed.content.trim() === '') {
       this.sources.push(base({ ...size, status: 'excluded', reason: 'Nothing is left once frontmatter and HTML comments are removed, so Claude Code adds no entry.' }));
@@ -230,20 +235,20 @@ class MemoryLoader {
     const source = base({ ...size });
     this.sources.push(source);
     if (size.chars > LARGE_FILE_CHARS) {
-      this.diagnostics.push(diag('large-file', file, `${size.chars.toLocaleString('en-US')} characters: Claude Code warns "Large CLAUDE.md" but still loads all of it, which costs context on every request.`));
+      this.report('large-file', file, `${size.chars.toLocaleString('en-US')} characters: Claude Code warns "Large CLAUDE.md" but still loads all of it, which costs context on every request.`);
     }
     const entries: Entry[] = [{ source, type, content: parsed.content }];
     if (tooDeepToParse(parsed.afterFrontmatter)) {
-      this.diagnostics.push(diag('too-deep', file, `Quotes or lists nest more than ${MAX_MARKDOWN_NESTING} levels deep (or very deep for the file's size): Instruction Lens reads this file as plain text, so code and HTML comments are not told apart and what is shown may differ from what Claude Code sends. Claude Code parses it with the same markdown library, which takes minutes and gigabytes on such nesting.`));
+      this.report('too-deep', file, `Quotes or lists nest more than ${MAX_MARKDOWN_NESTING} levels deep (or very deep for the file's size): Instruction Lens reads this file as plain text, so code and HTML comments are not told apart and what is shown may differ from what Claude Code sends. Claude Code parses it with the same markdown library, which takes minutes and gigabytes on such nesting.`);
     }
     // Observed: @imports in .claude/rules files are never expanded, at start or on read.
     if (opts.rule) return { entries, exists: true };
     const found = findClaudeImports(parsed.afterFrontmatter);
     for (const ref of found.inCode) {
-      this.diagnostics.push(diag('import-in-code', file, `@${ref.written} is inside code, so Claude Code does not import it.`, { text, start: parsed.bodyOffset + ref.start, end: parsed.bodyOffset + ref.end }, { target: resolveImport(this.ctx.fs.path, ref.path, file, this.ctx.home) }));
+      this.report('import-in-code', file, `@${ref.written} is inside code, so Claude Code does not import it.`, { text, start: parsed.bodyOffset + ref.start, end: parsed.bodyOffset + ref.end }, { target: resolveImport(this.ctx.fs.path, ref.path, file, this.ctx.home) });
     }
     for (const ref of found.inComment) {
-      this.diagnostics.push(diag('import-in-code', file, `@${ref.written} is inside an HTML comment, which Claude Code removes; it is not imported.`, { text, start: parsed.bodyOffset + ref.start, end: parsed.bodyOffset + ref.end }, { target: resolveImport(this.ctx.fs.path, ref.path, file, this.ctx.home) }));
+      this.report('import-in-code', file, `@${ref.written} is inside an HTML comment, which Claude Code removes; it is not imported.`, { text, start: parsed.bodyOffset + ref.start, end: parsed.bodyOffset + ref.end }, { target: resolveImport(this.ctx.fs.path, ref.path, file, this.ctx.home) });
     }
     for (const ref of found.imports) {
       const target = resolveImport(this.ctx.fs.path, ref.path, file, this.ctx.home);
@@ -263,7 +268,7 @@ class MemoryLoader {
     for (const ref of findClaudeImports(parsed.afterFrontmatter).imports) {
       const target = resolveImport(fs.path, ref.path, file, this.ctx.home);
       if (!readsAsPath(fs, file, target) && !fs.stat(target)) continue;
-      this.diagnostics.push(diag('not-loaded', file, `@${ref.written} is not imported: Claude Code does not expand @imports in .claude/rules files; the model sees the line as written.`, { text, start: parsed.bodyOffset + ref.start, end: parsed.bodyOffset + ref.end }));
+      this.report('not-loaded', file, `@${ref.written} is not imported: Claude Code does not expand @imports in .claude/rules files; the model sees the line as written.`, { text, start: parsed.bodyOffset + ref.start, end: parsed.bodyOffset + ref.end });
     }
   }
 
@@ -300,18 +305,18 @@ class MemoryLoader {
       skipped('excluded', 'Outside the launch directory, and external imports are not approved for this project.');
       // Said where approving would load a file: one that is there, or a file's path (`@../x.md`);
       // not a path alias in prose (`@/mocks`), where nothing is and nothing was meant to load.
-      if (fs.stat(target) || ext) this.diagnostics.push(diag('import-outside', at.file, `@${written} is outside the launch directory (${this.ctx.launchDir}); Claude Code drops it unless this project's external CLAUDE.md imports are approved.`, place, { target }));
+      if (fs.stat(target) || ext) this.report('import-outside', at.file, `@${written} is outside the launch directory (${this.ctx.launchDir}); Claude Code drops it unless this project's external CLAUDE.md imports are approved.`, place, { target });
       return [];
     }
     if (depth >= MAX_INCLUDE_DEPTH) {
       skipped('excluded', `Nested ${depth} imports deep; Claude Code follows at most ${MAX_INCLUDE_DEPTH - 1} levels of imports.`);
-      this.diagnostics.push(diag('import-depth', at.file, `@${written} is ${depth} imports deep from the top file; Claude Code stops at ${MAX_INCLUDE_DEPTH - 1} levels and does not load it.`, place));
+      this.report('import-depth', at.file, `@${written} is ${depth} imports deep from the top file; Claude Code stops at ${MAX_INCLUDE_DEPTH - 1} levels and does not load it.`, place);
       return [];
     }
     if (this.seen(target)) {
       const cycle = stack.includes(target) || stack.some((s) => fs.realPath(s) === fs.realPath(target));
       skipped('duplicate', cycle ? 'An import cycle: this file is already being loaded.' : 'Already loaded earlier in the chain; Claude Code loads each file once.');
-      if (cycle) this.diagnostics.push(diag('import-cycle', at.file, `@${written} leads back to a file that is already loading (${[...stack, target].map((s) => path.basename(s)).join(' → ')}); Claude Code loads it once and stops.`, place));
+      if (cycle) this.report('import-cycle', at.file, `@${written} leads back to a file that is already loading (${[...stack, target].map((s) => path.basename(s)).join(' → ')}); Claude Code loads it once and stops.`, place);
       return [];
     }
     const { entries, exists } = this.load(target, type, 'import', scope, loads, { depth, importer, stack });
@@ -330,7 +335,7 @@ class MemoryLoader {
       if (bare !== target || !readsAsPath(fs, at.file, target) || fs.stat(target)) return entries;
       const near = nearestExisting(fs, target);
       const hint = near ? ` Did you mean ${path.relative(path.dirname(at.file), near)}?` : '';
-      this.diagnostics.push(diag('import-missing', at.file, `@${written} points to ${target}, which does not exist; Claude Code silently ignores it.${hint}`, place, { target, ...(near ? { suggestion: path.relative(path.dirname(at.file), near) } : {}) }));
+      this.report('import-missing', at.file, `@${written} points to ${target}, which does not exist; Claude Code silently ignores it.${hint}`, place, { target, ...(near ? { suggestion: path.relative(path.dirname(at.file), near) } : {}) });
     }
     return entries;
   }
@@ -504,7 +509,7 @@ function findRules(ctx: ResolveContext, found: Found, rulesDir: string, type: Me
     if (r.paths && r.entries.length) {
       for (const g of r.paths) {
         const problem = globProblem(g);
-        if (problem) found.loader.diagnostics.push(diag('glob-invalid', file, `The paths: glob "${g}" is invalid (${problem}); Claude Code will not match it.`));
+        if (problem) found.loader.report('glob-invalid', file, `The paths: glob "${g}" is invalid (${problem}); Claude Code will not match it.`);
       }
       found.conditional.push({ entry: r.entries[0], globs: r.paths, base });
     } else into.push(...r.entries);
@@ -649,7 +654,7 @@ function shadowed(ctx: ResolveContext, loader: MemoryLoader, file: string, dir: 
   loader.sources.push(newSource(file, 'project', dir, loads, { status: 'excluded', ...size, reason }));
   if (pointer || skill) return;
   const why = exists ? 'the CLAUDE.md beside it does not import it' : 'a CLAUDE.md exists higher up';
-  loader.diagnostics.push(diag('not-loaded', file, `Claude Code never reads this AGENTS.md: it skips AGENTS.md files when ${why}; to load it, ${fix}.`, undefined, { claudeMd: beside, importLine: '@AGENTS.md' }));
+  loader.report('not-loaded', file, `Claude Code never reads this AGENTS.md: it skips AGENTS.md files when ${why}; to load it, ${fix}.`, undefined, { claudeMd: beside, importLine: '@AGENTS.md' });
 }
 
 /** At most this many non-blank lines and characters make an AGENTS.md a pointer ("Please read CLAUDE.md."). */

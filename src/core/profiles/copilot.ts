@@ -85,6 +85,14 @@ interface Parsed {
   bodyStart: number;
 }
 
+/**
+ * [vscode] A top-level `key: value` line's plain value, as VS Code's own YAML reader takes it
+ * (vs/base/common/yaml.ts, 1.139): the text up to a ` #` comment, whatever YAML indicators it
+ * holds. A header YAML rejects, or whose value YAML reads as an alias (`applyTo: **\/*.ts`), is
+ * read again with such values quoted (observed: scenario instructions-unquoted).
+ */
+const PLAIN = /^([^\s#:'"][^:\r\n]*:[ \t]+)([^\s'"[{|>][^\r\n]*?)(?=[ \t]*(?:[ \t]#[^\r\n]*)?\r?$)/gm;
+
 /** [vscode] PromptFileParser.parse: a first line `---`, up to the next `---` line (or the end). */
 function parsePromptFile(text: string): Parsed {
   return parsedPromptFiles.get(text);
@@ -101,9 +109,28 @@ function parsePromptText(text: string): Parsed {
   const headerStart = lines[0].length;
   const headerText = lines.slice(1, end).join('');
   const bodyStart = lines.slice(0, Math.min(end + 1, lines.length)).join('').length;
-  const { parseDocument, isMap, isScalar, isSeq } = yamlLib();
-  const doc = parseDocument(headerText, { prettyErrors: false, uniqueKeys: false });
-  const header: Header = { attributes: [], errors: doc.errors.map((e) => ({ message: e.message.split('\n')[0], start: headerStart + e.pos[0], end: headerStart + e.pos[1] })) };
+  const { parseDocument, isAlias, isMap, isScalar, isSeq } = yamlLib();
+  const read = (t: string) => parseDocument(t, { prettyErrors: false, uniqueKeys: false });
+  let doc = read(headerText);
+  /** Where an offset of the text read lies in the file. */
+  let at = (o: number) => headerStart + o;
+  if (doc.errors.length || (isMap(doc.contents) && doc.contents.items.some((i) => isAlias(i.value)))) {
+    // Where each quoted value opens in the text read again, and how much longer quoting made it.
+    const shifts: { at: number; by: number }[] = [];
+    let grown = 0;
+    const quoted = headerText.replace(PLAIN, (_, key: string, v: string, o: number) => {
+      const q = `'${v.replace(/'/g, "''")}'`;
+      shifts.push({ at: o + grown + key.length, by: q.length - v.length });
+      grown += q.length - v.length;
+      return key + q;
+    });
+    const again = read(quoted);
+    if (!again.errors.length) {
+      doc = again;
+      at = (o) => headerStart + shifts.reduce((n, s) => (s.at < o ? n - s.by : n), o);
+    }
+  }
+  const header: Header = { attributes: [], errors: doc.errors.map((e) => ({ message: e.message.split('\n')[0], start: at(e.pos[0]), end: at(e.pos[1]) })) };
   const scalar = (n: unknown): string | undefined => (isScalar(n) && n.value !== null && n.value !== undefined ? String(n.value) : undefined);
   if (doc.contents && !isMap(doc.contents)) header.errors.push({ message: 'Invalid header, expecting <key: value> pairs', start: headerStart, end: headerStart + headerText.length });
   if (isMap(doc.contents)) {
@@ -114,7 +141,7 @@ function parsePromptText(text: string): Parsed {
       const kind = isSeq(v) ? 'sequence' : isMap(v) ? 'map' : isScalar(v) && v.value !== null ? 'scalar' : 'null';
       const range = (item.key as { range?: [number, number, number] }).range;
       const vr = (v as { range?: [number, number, number] } | null)?.range;
-      header.attributes.push({ key, kind, value: isScalar(v) ? v.value : v, start: headerStart + (range?.[0] ?? 0), end: headerStart + (vr?.[1] ?? range?.[1] ?? 0) });
+      header.attributes.push({ key, kind, value: isScalar(v) ? v.value : v, start: at(range?.[0] ?? 0), end: at(vr?.[1] ?? range?.[1] ?? 0) });
       // getStringAttribute: scalars only; paths: a scalar or the scalars of a sequence.
       if (key === 'applyTo' && kind === 'scalar') header.applyTo ??= scalar(v);
       if (key === 'description' && kind === 'scalar') header.description ??= scalar(v);

@@ -159,6 +159,11 @@ class Resolver {
     this.configDir = base ? base.configDir : configDir(ctx, ctx.fs.path);
   }
 
+  /** Report a problem (`diag`'s arguments). */
+  report(...problem: Parameters<typeof diag>): void {
+    this.diagnostics.push(diag(...problem));
+  }
+
   /** The file the CLI reads for `name` in `dir` (see ANY_CASE). */
   locate(dir: string, name: string): string {
     const path = this.ctx.fs.path;
@@ -200,7 +205,7 @@ class Resolver {
   warnCase(file: string, name: string, when: string): void {
     const path = this.ctx.fs.path;
     if (!ANY_CASE.has(name) || path.basename(file) === name) return;
-    this.diagnostics.push(diag('name-case', file, `${AGENT} loads ${path.basename(file)} as instructions, because its name matches ${name} ignoring case; the model gets its text ${when}. Rename it if it is not meant for agents.`, undefined, { canonical: name }));
+    this.report('name-case', file, `${AGENT} loads ${path.basename(file)} as instructions, because its name matches ${name} ignoring case; the model gets its text ${when}. Rename it if it is not meant for agents.`, undefined, { canonical: name });
   }
 
   /** Read a file the way the CLI does; undefined (and a source when it exists) when it cannot. */
@@ -260,14 +265,14 @@ class Resolver {
     // Inside a second copy, every file it inlines is a second copy too: one diagnostic says it.
     if (this.quiet) return;
     const name = path.relative(this.root, s.path).split(path.sep).join('/') || s.path;
-    this.diagnostics.push(diag(
+    this.report(
       'duplicate-injection', place?.file ?? s.path,
       `${AGENT} sends ${name} twice: ${first.how}, and again ${how}. The second copy costs context and adds nothing.` + (
         path.basename(place?.file ?? '') === 'CLAUDE.md' && path.basename(s.path) === 'AGENTS.md'
           ? ' If the import is there for Claude Code, a CLAUDE.md that is a symlink to AGENTS.md serves both, and this agent then sends the text once.'
           : ' Drop one of the two ways.'),
       place, { first: first.source.path },
-    ));
+    );
   }
 
   /** The file already sent under another name (its real path arrived before), if any. */
@@ -306,7 +311,7 @@ class Resolver {
     for (const { start: at, end, path: token } of importRefs(text)) {
       const place = { text, start: at, end };
       if (insideSpan(spans, at)) {
-        this.diagnostics.push(diag('import-in-code', file, `@${token} is inside code, so ${AGENT} does not import it.`, place, { target: path.resolve(path.dirname(file), token) }));
+        this.report('import-in-code', file, `@${token} is inside code, so ${AGENT} does not import it.`, place, { target: path.resolve(path.dirname(file), token) });
         continue;
       }
       const r = this.follow(token, file, scope, loads, visited, depth, stack, place);
@@ -333,31 +338,31 @@ class Resolver {
       // [bundle] "Skipping instruction import '@…' from '…': absolute and home-relative imports are not allowed"
       if (!this.ctx.fs.stat(target) && !token.startsWith('~')) return undefined;
       skipped('excluded', `${AGENT} refuses absolute and home-relative imports; the line stays as written.`);
-      this.diagnostics.push(diag('import-outside', importer, `@${token}: ${AGENT} does not follow absolute or ~/ imports; the line is sent as written.`, place));
+      this.report('import-outside', importer, `@${token}: ${AGENT} does not follow absolute or ~/ imports; the line is sent as written.`, place);
       return undefined;
     }
     const st = this.ctx.fs.stat(target);
     if (!st || st.type !== 'file') {
       skipped('missing', `The import target ${st ? 'is a directory' : 'does not exist'}; ${AGENT} leaves the line as it is, silently.`);
       // A handle or package name (`@octocat`, `@acme/cli`) stays in the text as written, as meant.
-      if (st || readsAsPath(this.ctx.fs, importer, target)) this.diagnostics.push(diag('import-missing', importer, `@${token} points to ${target}, which ${st ? 'is a directory' : 'does not exist'}; ${AGENT} leaves the line as it is, silently.`, place, { target }));
+      if (st || readsAsPath(this.ctx.fs, importer, target)) this.report('import-missing', importer, `@${token} points to ${target}, which ${st ? 'is a directory' : 'does not exist'}; ${AGENT} leaves the line as it is, silently.`, place, { target });
       return undefined;
     }
     if (!this.insideRoot(target)) {
       // [bundle] "… is outside the allowed instruction import root" (observed p4: also through a symlink).
       skipped('excluded', `Outside the repository root (${this.root}); ${AGENT} does not import it.`);
-      this.diagnostics.push(diag('import-outside', importer, `@${token} resolves outside the repository root (${this.root}); ${AGENT} leaves the line as written.`, place, { target }));
+      this.report('import-outside', importer, `@${token} resolves outside the repository root (${this.root}); ${AGENT} leaves the line as written.`, place, { target });
       return undefined;
     }
     if (visited.has(target)) {
       const cycle = stack.includes(target);
       skipped('duplicate', cycle ? 'An import cycle: this file is already being inlined, so the CLI inserts an "already-loaded" marker.' : 'Already inlined earlier for the same file; the CLI inserts an "already-loaded" marker instead.');
-      if (cycle) this.diagnostics.push(diag('import-cycle', importer, `@${token} leads back to ${path.basename(target)}, which is already being inlined; ${AGENT} inserts an "already-loaded" marker.`, place));
+      if (cycle) this.report('import-cycle', importer, `@${token} leads back to ${path.basename(target)}, which is already being inlined; ${AGENT} inserts an "already-loaded" marker.`, place);
       return { insert: `\n\n<imported_custom_instruction source="${target}" skipped="already-loaded" />`, imported: false };
     }
     if (depth + 1 > MAX_IMPORT_DEPTH) {
       skipped('excluded', `${depth + 1} imports deep; ${AGENT} inlines at most ${MAX_IMPORT_DEPTH} levels and leaves this line as text.`);
-      this.diagnostics.push(diag('import-depth', importer, `@${token} is ${depth + 1} imports deep; ${AGENT} inlines ${MAX_IMPORT_DEPTH} levels and sends this one as text.`, place));
+      this.report('import-depth', importer, `@${token} is ${depth + 1} imports deep; ${AGENT} inlines ${MAX_IMPORT_DEPTH} levels and sends this one as text.`, place);
       return undefined;
     }
     const doc = this.read(target, 'import', scope, loads);
@@ -452,7 +457,8 @@ function patternList(value: unknown): string[] {
 function lineFrontmatter(raw: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const line of raw.split(/\r?\n/).slice(1)) {
-    const m = /^([A-Za-z_][\w-]*):[ \t]*(.*?)[ \t]*$/.exec(line);
+    // A ` #` comment ends a plain value (observed: scenario instructions-unquoted).
+    const m = /^([A-Za-z_][\w-]*):[ \t]*(".*"|'.*'|.*?)[ \t]*(?:[ \t]#.*)?$/.exec(line);
     if (!m || m[1] in out) continue;
     let v = m[2];
     if (/^(".*"|'.*')$/.test(v)) v = v.slice(1, -1);
@@ -645,7 +651,7 @@ function findBlocks(r: Resolver, dirs: string[], between: string[]): string[] {
       r.sources.push(r.source(c.file, c.kind, c.scope, 'start', 'duplicate', doc, `Same text as ${first}; ${AGENT} sends identical instruction text once.`));
       // A link to the same file (CLAUDE.md -> AGENTS.md) shares it on purpose: nothing to fix.
       const sameFile = r.ctx.fs.realPath(c.file) === r.ctx.fs.realPath(first);
-      if (!sameFile) r.diagnostics.push(diag('duplicate-content', c.file, `${AGENT} drops this file: its text is identical to ${first}.`, undefined, { first }));
+      if (!sameFile) r.report('duplicate-content', c.file, `${AGENT} drops this file: its text is identical to ${first}.`, undefined, { first });
       continue;
     }
     seenText.set(doc.text, c.file);
@@ -954,7 +960,7 @@ function notRead(r: Resolver, file: string, scope: string, reason: string): void
     return;
   }
   r.sources.push(r.source(file, kind, scope, 'start', 'excluded', doc, reason));
-  r.diagnostics.push(diag('not-loaded', file, reason));
+  r.report('not-loaded', file, reason);
 }
 
 /** A glob matching `name` in any case: `AGENTS.md` → `[Aa][Gg][Ee][Nn][Tt][Ss].[Mm][Dd]`. */

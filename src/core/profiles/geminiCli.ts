@@ -274,6 +274,11 @@ class Loader {
     this.disk = new Disk(ctx);
   }
 
+  /** Report a problem (`diag`'s arguments). */
+  report(...problem: Parameters<typeof diag>): void {
+    this.diagnostics.push(diag(...problem));
+  }
+
   addSource(s: Source): void {
     const key = `${s.path}\0${s.importedBy ?? ''}\0${s.status}\0${s.loads}`;
     if (this.seenSources.has(key)) return;
@@ -317,7 +322,7 @@ class Loader {
       const p = ref.path;
       if (regions.some(([s, e]) => ref.start >= s && ref.start < e)) {
         out += `@${p}`;
-        this.diagnostics.push(diag('import-in-code', file, `Gemini CLI does not expand @${p} here: it is inside code (backticks), so it stays as written.`, at, { target: path.resolve(basePath, p) }));
+        this.report('import-in-code', file, `Gemini CLI does not expand @${p} here: it is inside code (backticks), so it stays as written.`, at, { target: path.resolve(basePath, p) });
         continue;
       }
       const fullPath = path.resolve(basePath, p);
@@ -333,7 +338,7 @@ class Loader {
         out += `<!-- File already processed: ${p} -->`;
         this.importSource(owner, fullPath, file, 'duplicate', 'An import cycle: this file is already being inlined further up, so Gemini CLI writes "File already processed" instead.');
         const chain = [owner.file, ...processed, fullPath].map((x) => path.basename(x)).join(' → ');
-        this.diagnostics.push(diag('import-cycle', file, `@${p} leads back to a file that is already being inlined (${chain}): Gemini CLI writes "<!-- File already processed: ${p} -->" instead.`, at, { target: fullPath }));
+        this.report('import-cycle', file, `@${p} leads back to a file that is already being inlined (${chain}): Gemini CLI writes "<!-- File already processed: ${p} -->" instead.`, at, { target: fullPath });
         continue;
       }
       const missing = this.disk.access(fullPath);
@@ -390,20 +395,20 @@ class Loader {
         const at = { text, start: ref.start, end: ref.end };
         const diagFile = importer ?? file;
         if (regions.some(([s, e]) => ref.start >= s && ref.start < e)) {
-          this.diagnostics.push(diag('import-in-code', diagFile, `Gemini CLI does not expand @${ref.path} here: it is inside code (backticks).`, at, { target: path.resolve(base, ref.path) }));
+          this.report('import-in-code', diagFile, `Gemini CLI does not expand @${ref.path} here: it is inside code (backticks).`, at, { target: path.resolve(base, ref.path) });
           continue;
         }
         const full = path.normalize(path.resolve(base, ref.path));
         if (!this.validate(ref.path, base, root)) {
           this.importSource(owner, full, diagFile, 'excluded', `Outside the project root (${root}): Gemini CLI drops it silently.`);
-          this.diagnostics.push(diag('import-outside', diagFile, `@${ref.path} leaves the project root ${root}: Gemini CLI drops it without a word.`, at, { target: full }));
+          this.report('import-outside', diagFile, `@${ref.path} leaves the project root ${root}: Gemini CLI drops it without a word.`, at, { target: full });
           continue;
         }
         if (seen.has(full)) continue;
         const r = this.disk.access(full) ? undefined : this.disk.read(full);
         if (!r?.ok) {
           this.importSource(owner, full, diagFile, r ? 'unreadable' : 'missing', 'Gemini CLI cannot read it and drops the import without a word.');
-          this.diagnostics.push(diag('import-missing', diagFile, `@${ref.path} cannot be read (${full}); Gemini CLI drops it without a word.`, at, { target: full }));
+          this.report('import-missing', diagFile, `@${ref.path} cannot be read (${full}); Gemini CLI drops it without a word.`, at, { target: full });
           continue;
         }
         const source = this.importSource(owner, full, diagFile, owner.loads === 'on-read' ? 'on-read' : 'loaded', `Imported by ${path.basename(diagFile)}: added as its own "--- File:" block.`, r.text);

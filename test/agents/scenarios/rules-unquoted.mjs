@@ -2,8 +2,8 @@
 // reads as an alias or a map): Claude Code parses the block again with such values quoted, so
 // the rule stays scoped, loaded on read of a matching file and not at start; a block that quoting
 // does not repair is dropped, and its rule loads at start. Copilot CLI reads the patterns of such a
-// header from its `key: value` lines, and no description. Not Copilot in VS Code: its own YAML
-// reader takes these headers as written, which its profile does not model yet (README).
+// header from its `key: value` lines, and no description. Not Copilot in VS Code, whose own YAML
+// reader keeps what it read of a list or a quote never closed (its scenario: instructions-unquoted).
 export default {
   name: 'rules-unquoted',
   agents: ['claude-code', 'copilot-cli'],

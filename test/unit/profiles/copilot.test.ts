@@ -184,6 +184,33 @@ describe('copilot (VS Code)', () => {
     assert.equal(c.sources.find((s) => s.path.endsWith('c.instructions.md'))?.status, 'loaded');
     assert.equal(c.sources.find((s) => s.path.endsWith('a.instructions.md'))?.status, 'listed'); // a list is not a string: no pattern
   });
+
+  it("reads a header YAML rejects as VS Code's own YAML reader does: a plain value as written, up to a comment; problems placed in the file as written", () => {
+    const t = tree({
+      '/w/src/x.ts': '',
+      // YAML reads each of these as an alias, or fails on `: ` in a plain value.
+      '/w/.github/instructions/alias.instructions.md': '---\napplyTo: **/*.ts\n---\nAlias\n',
+      '/w/.github/instructions/comment.instructions.md': '---\r\napplyTo: src/**/*.ts # the sources\r\ndescription: Note: sources only\r\n---\r\nComment\n',
+      '/w/.github/instructions/miss.instructions.md': '---\napplyTo: **/*.py\n---\nMiss\n',
+      // After two values quoted: an unclosed brace and an empty description, where each is in the file.
+      '/w/.github/instructions/bad.instructions.md': "---\napplyTo: **/*.{ts\nname: it's: two\ndescription: ''\n---\nBad\n",
+      '/w/.claude/rules/r.md': '---\npaths: **/*.ts\n---\nR\n',
+    });
+    const c = vs(t, '/w/src/x.ts');
+    const status = (name: string) => c.sources.find((s) => s.path.endsWith(name))?.status;
+    assert.deepEqual(
+      ['alias.instructions.md', 'comment.instructions.md', 'miss.instructions.md', 'r.md'].map(status),
+      ['loaded', 'loaded', 'listed', 'loaded'],
+    );
+    assert.match(c.start.map((p) => p.text).join(''), /<file>\/w\/.github\/instructions\/comment.instructions.md<\/file>\n<description>Note: sources only<\/description>\n<applyTo>src\/\*\*\/\*.ts<\/applyTo>/);
+    assert.deepEqual(
+      c.diagnostics.map((d) => `${d.code} ${d.path.replace('/w/', '')}:${d.line + 1}:${d.column + 1}-${d.endLine + 1}:${d.endColumn + 1} ${d.message}`),
+      [
+        "glob-invalid .github/instructions/bad.instructions.md:2:1-2:18 The 'applyTo' attribute must be a valid glob pattern.",
+        "frontmatter-invalid .github/instructions/bad.instructions.md:4:1-4:16 The 'description' attribute should not be empty.",
+      ],
+    );
+  });
 });
 
 // `check` asks every instruction file's `applyTo` of every folder: each pattern is split and
