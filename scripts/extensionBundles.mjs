@@ -287,6 +287,9 @@ async function buildBundles(options, wanted, write) {
     const result = await build({
       ...options,
       ...(bundle.platform ? { platform: bundle.platform } : {}),
+      // Other characters as UTF-8, not escaped (`\u2026`: 6 bytes for 3), where Node's `require`
+      // reads the bundle; not in those read as Latin-1 (the core's, the parsers': scripts/build.mjs).
+      ...(UTF8.has(bundle.name) ? { charset: 'utf8' } : {}),
       ...(bundle.entry
         ? { entryPoints: [bundle.entry] }
         : { stdin: { contents: entryOf(modules), resolveDir: repo, sourcefile: `${bundle.name}-entry.js`, loader: 'js' } }),
@@ -363,6 +366,9 @@ function importedNames(importer, specifier, kind) {
   }
   return [...names];
 }
+
+/** The bundles only `require` reads (VS Code, the other bundles, the worker thread): UTF-8 there. */
+const UTF8 = new Set(['extension', 'lens', 'verify', 'checkWorker']);
 
 /**
  * The modules of a bundle that import from another, by `<bundle>><other>`, as the first of
