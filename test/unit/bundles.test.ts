@@ -129,11 +129,11 @@ describe("the YAML parser's bundle (dist/yaml.js)", () => {
   });
 });
 
-describe("the extension's bundles (scripts/extensionBundles.mjs: vscodeApiOnce)", () => {
-  it("read VS Code's API through one object each, not a copy of it per module (hundreds of getters made on the extension host's thread)", () => {
-    for (const name of ['extension', 'lens']) {
+describe("the extension's bundles (scripts/extensionBundles.mjs: modulesOnce)", () => {
+  it("read VS Code's API, node:path and node:fs through one object each, not a copy per module (hundreds of getters made on the extension host's thread, and bytes)", () => {
+    for (const [name, ids] of [['extension', ['vscode', 'node:path']], ['lens', ['vscode', 'node:path', 'node:fs']], ['verify', ['node:path', 'node:fs']], ['core', ['node:path', 'node:fs']]] as const) {
       const text = nodeFs.readFileSync(path.resolve('dist', `${name}.js`), 'utf8');
-      assert.equal(text.split('require("vscode")').length - 1, 1, `dist/${name}.js requires vscode once`);
+      for (const id of ids) assert.equal(text.split(`require("${id}")`).length - 1, 1, `dist/${name}.js requires ${id} once`);
     }
   });
 });
