@@ -1,4 +1,6 @@
 import type { Document } from 'yaml';
+import { diag } from './diagnostics';
+import type { Diagnostic } from './model';
 import { yamlLib } from './lazy';
 import { ParseCache } from './parseCache';
 
@@ -17,6 +19,22 @@ export interface Frontmatter {
 }
 
 const OPEN = /^---[ \t]*\r?\n/;
+
+/**
+ * A header whose opening `---` line is missing: from the file's first line, `key: value` lines
+ * (a header key the agents read first), lists and indented lines, then a `---` line.
+ */
+const HEADLESS = /^\uFEFF?(applyTo|paths|globs|alwaysApply|description|excludeAgent|name):.*\r?\n(?:(?:[ \t]|- |[\w-]+:).*\r?\n)*---[ \t]*\r?(?:\n|$)/;
+
+/**
+ * A rule file whose header lacks its opening `---` line (`applyTo:` on the first line, `---`
+ * below: seen in a reviewed repository): no agent reads it as a header, so its scope is lost and
+ * its lines are part of the text. Reported into `into`, with the line a quick fix adds (`opening`).
+ */
+export function headerWithoutOpening(file: string, text: string, into: Diagnostic[]): void {
+  const m = HEADLESS.exec(text);
+  if (m) into.push(diag('frontmatter-invalid', file, `The header has no opening "---" line, so it is read as text and its ${m[1]} is ignored: add "---" as the first line.`, { text, start: 0, end: m[0].search(/\r?\n/) }, { opening: '---' }));
+}
 const CLOSE = /^---[ \t]*(?:\r?\n|$)/m;
 
 /**

@@ -444,6 +444,15 @@ class InstructionQuickFixes implements vscode.CodeActionProvider {
           }
           break;
         }
+        case 'frontmatter-invalid': {
+          // A header without its opening line (frontmatter.ts, headerWithoutOpening): add it.
+          const { opening } = core.data ?? {};
+          if (!mayWrite || !opening) break;
+          const action = fix(`Add the opening "${opening}" line`, true);
+          action.edit = new vscode.WorkspaceEdit();
+          action.edit.insert(document.uri, new vscode.Position(0, 0), `${opening}\n`);
+          break;
+        }
         case 'import-in-code': {
           if (!mayWrite) break;
           const edit = takeOutOfCode(document, d.range);

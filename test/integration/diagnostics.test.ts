@@ -41,6 +41,7 @@ describe('diagnostics and quick fixes', () => {
     remove('packages/lib/release-notes.md');
     remove('fence');
     remove('big');
+    remove('headless');
     await setting('diagnostics.disabledCodes', undefined);
     await setting('diagnostics.enabled', undefined);
   });
@@ -121,6 +122,22 @@ describe('diagnostics and quick fixes', () => {
     await apply(fix);
     assert.equal(editor.document.lineAt(6).text, 'Run @./setup.md once.');
     await until(() => !summary(LIB).includes('6:5 import-in-code'), 'the diagnostic to go');
+  });
+
+  it('adds the opening line a rule\'s header lacks', async () => {
+    const rule = 'headless/.claude/rules/api.md';
+    write('headless/CLAUDE.md', '# Headless\n');
+    write(rule, 'paths:\n  - "src/**"\n---\nValidate input.\n');
+    await until(() => summary(rule).includes('0:0 frontmatter-invalid'), 'the header without its opening line');
+    assert.match(diagnosticsOf(rule)[0].message, /Claude Code.*: The header has no opening "---" line, so it is read as text and its paths is ignored/);
+    const fix = (await fixes(rule, 0)).find((a) => a.title === 'Add the opening "---" line');
+    assert.ok(fix, 'the quick fix is offered');
+    assert.equal(fix.isPreferred, true);
+    await apply(fix);
+    const editor = await open(rule);
+    assert.equal(editor.document.getText(), '---\npaths:\n  - "src/**"\n---\nValidate input.\n');
+    await editor.document.save();
+    await until(() => !summary(rule).includes('0:0 frontmatter-invalid'), 'the diagnostic to go');
   });
 
   it('moves an import out of a fenced code block', async () => {

@@ -440,4 +440,32 @@ describe('suppression, as teams expect from a linter', () => {
     const k = check(linked.host, '/r', profiles('claude-code'), { home: '/home/u', env: {} });
     assert.deepEqual(k.diagnostics.filter((d) => d.code === 'link-as-text'), []);
   });
+
+  it('frontmatter-invalid: a rule whose header lacks its opening "---" line is reported for each agent that reads such headers, with the line to add; a body line that only looks like one is not', () => {
+    const files = {
+      '/r/.git/HEAD': '',
+      '/r/CLAUDE.md': '# Root\n',
+      // As seen in a reviewed repository: the scope is lost, the lines are text.
+      '/r/.github/instructions/go.instructions.md': 'applyTo:\n  - "**/*.go"\n---\n# Go\n',
+      '/r/.claude/rules/api.md': '\uFEFFpaths: src/api/**\r\ndescription: API rules\r\n---\r\nValidate input.\r\n',
+      '/r/.cursor/rules/ts.mdc': 'globs: **/*.ts\nalwaysApply: false\n---\nStrict mode.\n',
+      // A proper header, a body that opens with a plain sentence, a rule with no `---` at all.
+      '/r/.github/instructions/ok.instructions.md': '---\napplyTo: "**"\n---\nOK\n',
+      '/r/.claude/rules/note.md': 'Note: keep it short.\n\n---\n\nMore.\n',
+      '/r/.claude/rules/plain.md': 'description: a plain first line\nand more text\n',
+      '/r/src/api/x.ts': '',
+      '/r/a.go': '',
+    };
+    const r = check(repoTree(files).host, '/r', profiles('claude-code', 'copilot-cli', 'copilot', 'cursor', 'claw-code'), { home: '/home/u', env: {} });
+    const found = r.diagnostics.filter((d) => d.message.includes('no opening'));
+    assert.deepEqual(
+      found.map((d) => `${d.path} ${d.line}:${d.column}-${d.endLine}:${d.endColumn} [${d.agents!.join(',')}] ${d.data?.opening}`).sort(),
+      [
+        '/r/.claude/rules/api.md 0:0-0:18 [claude-code,copilot-cli,copilot] ---',
+        '/r/.cursor/rules/ts.mdc 0:0-0:14 [cursor] ---',
+        '/r/.github/instructions/go.instructions.md 0:0-0:8 [copilot-cli,copilot] ---',
+      ],
+    );
+    assert.match(found.find((d) => d.path.endsWith('go.instructions.md'))!.message, /^GitHub Copilot CLI, GitHub Copilot in VS Code: The header has no opening "---" line, so it is read as text and its applyTo is ignored: add "---" as the first line\.$/);
+  });
 });

@@ -1,7 +1,7 @@
 import picomatch from 'picomatch';
 import { diag, nearestExisting } from '../diagnostics';
 import type { PathApi } from '../fs';
-import { parseFrontmatter, stringList } from '../frontmatter';
+import { headerWithoutOpening, parseFrontmatter, stringList } from '../frontmatter';
 import { globProblem, matchesAny, relativeInside } from '../globs';
 import { findClaudeImports, MAX_MARKDOWN_NESTING, stripBlockComments, tooDeepToParse } from '../markdown';
 import { ParseCache } from '../parseCache';
@@ -227,7 +227,7 @@ class MemoryLoader {
       this.sources.push(base({ ...size, status: 'excluded', reason: 'Nothing is left once frontmatter and HTML comments are removed, so Claude Code adds no entry.' }));
       return { entries: [], paths: parsed.paths, exists: true };
     }
-    if (opts.rule) this.ruleImportsNotFollowed(file, text, parsed);
+    if (opts.rule) this.ruleProblems(file, text, parsed);
     if (opts.rule && parsed.paths) {
       // A conditional rule: loaded on read of a matching file, never at start.
       return { entries: [{ source: base({ ...size }), type, content: parsed.content }], paths: parsed.paths, exists: true };
@@ -259,12 +259,14 @@ class MemoryLoader {
   }
 
   /**
-   * A rule's @imports stay text: say so where they are written, for those meant as imports: a
-   * path, as CLAUDE.md's missing imports are told (`@docs/x.md`), or a file that is there. A word
-   * after an `@` in prose (`@media` queries, `@Bug` tags) was never meant to load anything.
+   * A rule's own problems: a header without its opening line (`headerWithoutOpening`), and its
+   * @imports, which stay text: said where they are written, for those meant as imports: a path,
+   * as CLAUDE.md's missing imports are told (`@docs/x.md`), or a file that is there. A word after
+   * an `@` in prose (`@media` queries, `@Bug` tags) was never meant to load anything.
    */
-  private ruleImportsNotFollowed(file: string, text: string, parsed: Parsed): void {
+  private ruleProblems(file: string, text: string, parsed: Parsed): void {
     const fs = this.ctx.fs;
+    headerWithoutOpening(file, text, this.diagnostics);
     for (const ref of findClaudeImports(parsed.afterFrontmatter).imports) {
       const target = resolveImport(fs.path, ref.path, file, this.ctx.home);
       if (!readsAsPath(fs, file, target) && !fs.stat(target)) continue;

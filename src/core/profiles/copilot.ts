@@ -1,6 +1,6 @@
 import { yamlLib } from '../lazy';
 import { diag, editDistance } from '../diagnostics';
-import { splitOutsideBraces, stringList } from '../frontmatter';
+import { headerWithoutOpening, splitOutsideBraces, stringList } from '../frontmatter';
 import { globProblem, matchesAny, relativeInside } from '../globs';
 import { newSource, setInjected, type Diagnostic, type RenderPart, type Source, type SourceKind } from '../model';
 import { isInside, platformPath, SKIP_DIRS } from '../paths';
@@ -275,6 +275,7 @@ class Resolver {
   validate(file: string, text: string, parsed: Parsed, claudeRule: boolean): void {
     const path = this.ctx.fs.path;
     const h = parsed.header;
+    headerWithoutOpening(file, text, this.diagnostics);
     if (h) {
       // A malformed header or attribute, an error in VS Code's validator.
       const invalid = (message: string, at: { start: number; end: number }) => this.diagnostics.push(diag('frontmatter-invalid', file, message, { ...at, text }, undefined, 'error'));

@@ -1,5 +1,5 @@
 import { diag } from '../diagnostics';
-import { parseFrontmatter, stringList } from '../frontmatter';
+import { headerWithoutOpening, parseFrontmatter, stringList } from '../frontmatter';
 import { findGitRoot } from '../git';
 import { globProblem, matchesAny, relativeInside } from '../globs';
 import type { Diagnostic, RenderPart, Source, SourceKind } from '../model';
@@ -407,6 +407,7 @@ class Resolver {
 /** A `.github/instructions` / `.claude/rules` file as the CLI reads it; its problems go to `diagnostics`. */
 function parseRuleFile(file: string, doc: Doc, display: string, diagnostics: Diagnostic[]): RuleFile {
   const fm = parseFrontmatter(doc.text);
+  headerWithoutOpening(file, doc.text, diagnostics);
   let data: Record<string, unknown> | undefined = fm?.data;
   if (fm && !data) {
     // The runtime still reads `key: value` lines of a header YAML rejects (observed p13: m1, m2).

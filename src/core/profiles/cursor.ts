@@ -1,5 +1,5 @@
 import { diag } from '../diagnostics';
-import { parseFrontmatter, stringList } from '../frontmatter';
+import { headerWithoutOpening, parseFrontmatter, stringList } from '../frontmatter';
 import { globProblem, matchesAny, relativeInside } from '../globs';
 import { newSource, setInjected, type Diagnostic, type RenderPart, type Source } from '../model';
 import { dirsBelow, filesBelow, folderOf, isInside, sameName } from '../paths';
@@ -188,6 +188,7 @@ class CursorChain {
   private ruleOf(s: Source, text: string): Rule | undefined {
     const file = s.path;
     const parsed = parseRule(text);
+    headerWithoutOpening(file, text, this.diagnostics);
     if (parsed.state === 'invalid') {
       // Malformed frontmatter: Cursor skips the rule without a word.
       this.sources.push({ ...s, status: 'excluded', reason: `Its frontmatter is malformed (${parsed.message}); Cursor skips the rule silently.` });
