@@ -19,6 +19,7 @@ export interface Frontmatter {
 }
 
 const OPEN = /^---[ \t]*\r?\n/;
+const CLOSE = /^---[ \t]*(?:\r?\n|$)/m;
 
 /**
  * A header whose opening `---` line is missing: from the file's first line, `key: value` lines
@@ -35,7 +36,6 @@ export function headerWithoutOpening(file: string, text: string, into: Diagnosti
   const m = HEADLESS.exec(text);
   if (m) into.push(diag('frontmatter-invalid', file, `The header has no opening "---" line, so it is read as text and its ${m[1]} is ignored: add "---" as the first line.`, { text, start: 0, end: m[0].search(/\r?\n/) }, { opening: '---' }));
 }
-const CLOSE = /^---[ \t]*(?:\r?\n|$)/m;
 
 /**
  * Deeper than this no frontmatter nests on purpose, and the YAML parser's time grows with depth
