@@ -44,29 +44,41 @@ function fail(message) {
 }
 
 /** Median wall time (ms) and largest RSS of `runs` runs after a warm-up run. */
-function time(cmd, argv, { cwd = tmpdir(), okStatus = [0] } = {}) {
-  const times = [];
-  let rss = 0;
-  let stdout = '';
+function time(cmd, argv, opts) {
+  return inTurns([[cmd, argv, opts]])[0];
+}
+
+/**
+ * `time` of several commands run in turns, one run of each a round (after a warm-up round): a
+ * baseline and the figure it judges are then measured side by side, and a drift in the machine's
+ * load (another process starting, the page cache refilling) moves both, not one of them. Node's
+ * start-up measured once before every other row had put a chain of babel's shape at 1.60 × it,
+ * where runs in turns gave 1.22 ×.
+ */
+function inTurns(commands) {
+  const out = commands.map(() => ({ times: [], rss: 0, stdout: '' }));
   for (let i = 0; i < runs + 1; i++) {
-    const t0 = process.hrtime.bigint();
-    const r = spawnSync(cmd, argv, { cwd, encoding: 'utf8', maxBuffer: 1 << 30, env: { ...process.env, IL_BENCH_RSS: '1' } });
-    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-    if (r.error) fail(`${cmd}: ${r.error.message} (a baseline is missing: install it)`);
-    if (!okStatus.includes(r.status) || /instruction-lens:/.test(r.stderr ?? '')) fail(`${cmd} ${argv.join(' ')} failed (exit ${r.status}):\n${r.stderr}`);
-    const m = /IL_MAXRSS=(\d+)/.exec(r.stderr ?? '');
-    if (m) rss = Math.max(rss, Number(m[1]));
-    if (i > 0) times.push(ms);
-    stdout = r.stdout;
+    commands.forEach(([cmd, argv, { cwd = tmpdir(), okStatus = [0] } = {}], k) => {
+      const t0 = process.hrtime.bigint();
+      const r = spawnSync(cmd, argv, { cwd, encoding: 'utf8', maxBuffer: 1 << 30, env: { ...process.env, IL_BENCH_RSS: '1' } });
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      if (r.error) fail(`${cmd}: ${r.error.message} (a baseline is missing: install it)`);
+      if (!okStatus.includes(r.status) || /instruction-lens:/.test(r.stderr ?? '')) fail(`${cmd} ${argv.join(' ')} failed (exit ${r.status}):\n${r.stderr}`);
+      const m = /IL_MAXRSS=(\d+)/.exec(r.stderr ?? '');
+      if (m) out[k].rss = Math.max(out[k].rss, Number(m[1]));
+      if (i > 0) out[k].times.push(ms);
+      out[k].stdout = r.stdout;
+    });
   }
-  times.sort((a, b) => a - b);
-  return { ms: times[Math.floor(times.length / 2)], rssMb: rss / 1024, stdout };
+  return out.map(({ times, rss, stdout }) => ({ ms: times.sort((a, b) => a - b)[Math.floor(times.length / 2)], rssMb: rss / 1024, stdout }));
 }
 
 // Max RSS of the CLI, reported by a preloaded hook.
 const rssHook = path.join(tmpdir(), 'il-bench-rss.cjs');
 writeFileSync(rssHook, "process.on('exit', () => { if (process.env.IL_BENCH_RSS) process.stderr.write(`IL_MAXRSS=${process.resourceUsage().maxRSS}\\n`); });\n");
-const node = (argv, o) => time(process.execPath, ['-r', rssHook, cli, ...argv], { okStatus: [0, 1], ...o });
+/** The CLI's command line (for `time` and `inTurns`). */
+const cliRun = (argv, o) => [process.execPath, ['-r', rssHook, cli, ...argv], { okStatus: [0, 1], ...o }];
+const node = (argv, o) => time(...cliRun(argv, o));
 
 // The in-process half (test/bench/inProcess.ts), bundled once.
 const work = mkdtempSync(path.join(tmpdir(), 'il-bench-'));
@@ -110,14 +122,23 @@ for (const shape of SHAPES) {
     rows.push([label, r, extra]);
     return r;
   };
-  const nodeStart = row('node -e 0 (Node start-up)', time(process.execPath, ['-e', '0']));
-  const git = row('git ls-files <every agent pattern>', time('git', ['ls-files', '--', ...pathspecs], { cwd: tree.root }));
+  // The goals' figures and their baselines in turns (`inTurns`); every agent named: by default
+  // `check` looks only at the agents the repository shows it uses.
+  const chainArgv = ['chain', path.join(tree.root, tree.deepFile), '--json'];
+  const [startUp, gitRun, rgRun, allRun, chainRun] = inTurns([
+    [process.execPath, ['-e', '0']],
+    ['git', ['ls-files', '--', ...pathspecs], { cwd: tree.root }],
+    ['rg', ['--files', '--hidden', ...rgGlobs], { cwd: tree.root }],
+    cliRun(['check', tree.root, ...agents.flatMap((a) => ['--agent', a.id]), '--format', 'json']),
+    cliRun(chainArgv),
+  ]);
+  const nodeStart = row('node -e 0 (Node start-up)', startUp);
+  const git = row('git ls-files <every agent pattern>', gitRun);
   const floor = nodeStart.ms + git.ms;
-  const rg = row('rg --files <every agent pattern>', time('rg', ['--files', '--hidden', ...rgGlobs], { cwd: tree.root }));
+  const rg = row('rg --files <every agent pattern>', rgRun);
   const listed = git.stdout.split('\n').filter(Boolean).length;
   const rgListed = rg.stdout.split('\n').filter(Boolean).length;
-  // Every agent, named: by default `check` looks only at the agents the repository shows it uses.
-  const all = row('instruction-lens check (every agent)', node(['check', tree.root, ...agents.flatMap((a) => ['--agent', a.id]), '--format', 'json']));
+  const all = row('instruction-lens check (every agent)', allRun);
   const checked = JSON.parse(all.stdout).files;
   const found = checked.length;
   if (found < listed) fail(`check found ${found} instruction files, git lists ${listed}`);
@@ -132,7 +153,7 @@ for (const shape of SHAPES) {
   if (!short) {
     for (const a of agents) row(`  check --agent ${a.id}`, node(['check', tree.root, '--agent', a.id, '--format', 'json']), 'share');
   }
-  const chain = row(`instruction-lens chain <file ${tree.deepFile.split('/').length - 1} folders deep>`, node(['chain', path.join(tree.root, tree.deepFile), '--json']));
+  const chain = row(`instruction-lens chain <file ${tree.deepFile.split('/').length - 1} folders deep>`, chainRun);
   goal(shape, 'CLI chain, 12 deep', chain.ms, nodeStart.ms, 'node', 1.5);
 
   const shares = rows.filter((r) => r[2] === 'share');
