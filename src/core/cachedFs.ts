@@ -107,6 +107,17 @@ export class CachedFileSystem implements FileSystem {
   }
 
   /**
+   * Whether this refresh's listing of the folder `dir` says none of `names` (plain ASCII names) is
+   * in it, as `absent` would answer each: a profile's step through a folder without any of the
+   * files it looks for then asks nothing else. False when unsure (no listing, a disk that ignores case).
+   */
+  lacksAll(dir: string, names: readonly string[]): boolean {
+    if (this.inner.caseInsensitive || this.stat(dir)?.type !== 'dir' || !joinsBack(this.path, dir)) return false;
+    const listing = this.listed.get(dir) ?? this.glance(dir);
+    return !!listing && names.every((n) => !listing.has(n));
+  }
+
+  /**
    * The names of a folder listed to answer `absent`, the first time a name in it is asked: the
    * profiles ask several in each folder they pass, most of them missing. Only a small folder
    * (`GLANCE_MAX_BYTES`: listing one costs about what a `stat` per 20 names does). Not carried to

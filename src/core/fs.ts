@@ -26,6 +26,8 @@ export interface FileSystem {
    * there. Without it, `readDir`'s names.
    */
   readDirNames?(p: string): string[];
+  /** Whether none of `names` is known to be in the folder `dir` (false when unsure). Optional: a refresh's cache answers it. */
+  lacksAll?(dir: string, names: readonly string[]): boolean;
   /** The path with every symlink resolved; `p` itself when that fails. */
   realPath(p: string): string;
   /**

@@ -467,6 +467,7 @@ function walkedTo(ctx: ResolveContext, folder: string): Walked {
   for (let i = 0; i < dirs.length; i++) {
     const above = at;
     at = getOrSet(steps, dirs[i], (): Walked => {
+      if (ctx.fs.lacksAll?.(dirs[i], FOLDER_NAMES)) return above;
       const found = copyFound(ctx, above.found, false);
       onReadFolder(ctx, found, above.hasClaudeMd, dirs[i]);
       return { found, hasClaudeMd: above.hasClaudeMd };
@@ -547,6 +548,9 @@ function findAtStart(ctx: ResolveContext, found: Found): boolean {
   }
   return hasClaudeMd;
 }
+
+/** The names `onReadFolder` looks for in a folder: without any of them, the folder adds nothing. */
+const FOLDER_NAMES = ['CLAUDE.md', '.claude', 'AGENTS.md', 'CLAUDE.local.md'];
 
 /** On read: one directory below the launch dir, on the way down to the target's. */
 function onReadFolder(ctx: ResolveContext, found: Found, hasClaudeMd: boolean, dir: string): void {

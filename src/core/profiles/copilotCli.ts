@@ -58,6 +58,8 @@ const CHILD_FILES = ['.github/copilot-instructions.md', 'AGENTS.md', 'CLAUDE.md'
  */
 const ANY_CASE = new Map(['AGENTS.md', 'CLAUDE.md', 'GEMINI.md'].map((n) => [n, n.toLowerCase()])); // name → lower case
 const ANY_CASE_LOWER = new Set(ANY_CASE.values());
+/** The folders CHILD_FILES and the rules on read are in, besides ANY_CASE's names. */
+const DOT_FOLDERS = ['.github', '.claude'];
 /** Only these expand `@imports` (observed p3: not GEMINI.md, copilot-instructions.md, rules or instruction files). */
 const IMPORTING = new Set(['AGENTS.md', 'CLAUDE.md']);
 /** The file plus 8 levels of imports are inlined; the 9th `@` stays text (observed p4). */
@@ -180,6 +182,11 @@ class Resolver {
     if (!this.ctx.fs.caseInsensitive && this.ctx.fs.stat(exact)) return exact;
     const hit = this.filesIgnoringCase(dir).get(lower);
     return hit ? path.join(dir, hit) : exact;
+  }
+
+  /** Whether a folder holds none of the files read from it on read (CHILD_FILES, the rules' folders): its step adds nothing. */
+  holdsNoneOnRead(dir: string): boolean {
+    return !!this.ctx.fs.lacksAll?.(dir, DOT_FOLDERS) && !this.namesIgnoringCase(dir).size;
   }
 
   /** The names of ANY_CASE a folder holds in some case, lower-cased, once per refresh. */
@@ -774,9 +781,11 @@ function findOnRead(r: Resolver, between: string[], targetRel: string, start: St
   const sentOnRead = new Map<string, string>();
   // The real paths the folders below asked about: a folder's share stands only if it asked about none of them.
   const asked = new Set<string>();
+  // The folders' shares of this start, by folder: one map, not a key built for each folder of each chain.
+  const shares = ctx.memo(`folders\0${start.key}`, () => new Map<string, Share>());
   for (let d = folderOf(ctx.fs, ctx.target); isInside(d, root, ctx.fs) && d !== root; d = path.dirname(d)) {
     if (loadedDirs.has(d)) continue;
-    const share = folderShare(start, d);
+    const share = folderShare(start, shares, d);
     // Indexed loops: `check` runs in V8's baseline tier, where each step of a `for...of` allocates.
     if (share.touched.some((real) => asked.has(real))) {
       // The same file arrives from a folder below too: this folder's step depends on that one, so it runs here.
@@ -813,8 +822,9 @@ interface Share {
  * folder's step is made from the start alone; a chain takes it as it is unless a folder below
  * already asked about one of the same files (a file sent twice), and then runs the step itself.
  */
-function folderShare(start: Start, d: string): Share {
-  return start.r.ctx.memo(`folder\0${start.key}\0${d}`, () => {
+function folderShare(start: Start, shares: Map<string, Share>, d: string): Share {
+  return getOrSet(shares, d, () => {
+    if (start.r.holdsNoneOnRead(d)) return NO_SHARE;
     const r = new Resolver(start.r.ctx, { resolver: start.r, empty: true });
     const sentOnRead = new Map<string, string>();
     const record: Recording = (r.record = { touched: new Set(), added: new Map() });
@@ -822,6 +832,9 @@ function folderShare(start: Start, d: string): Share {
     return { sources: r.sources, diagnostics: r.diagnostics, texts, touched: [...record.touched], added: [...record.added], sentOnRead: [...sentOnRead] };
   });
 }
+
+/** The share of a folder holding none of the files read on read. */
+const NO_SHARE: Share = { sources: [], diagnostics: [], texts: [], touched: [], added: [], sentOnRead: [] };
 
 /** A folder's AGENTS.md, CLAUDE.md, GEMINI.md when a file below it is read. */
 function onReadFolderFiles(r: Resolver, d: string, sentOnRead: Map<string, string>): string[] {
@@ -873,7 +886,7 @@ function onReadRules(r: Resolver, d: string, targetRel: string): string[] {
   const { ctx, root } = r;
   const texts: string[] = [];
   // The same for every chain through the folder: listed once per refresh.
-  const files = getOrSet(ctx.memo('rulesByFolder', () => new Map<string, string[]>()), d, () => [
+  const files = getOrSet(ctx.memo('rulesByFolder', () => new Map<string, string[]>()), d, () => ctx.fs.lacksAll?.(d, DOT_FOLDERS) ? [] : [
     ...listTree(ctx, path.join(d, '.github', 'instructions'), isInstructionsFile),
     ...listTree(ctx, path.join(d, '.claude', 'rules'), isRuleFile),
   ]);
