@@ -3,7 +3,7 @@ import { diag } from '../diagnostics';
 import type { PathApi } from '../fs';
 import { newSource, setInjected, type Budget, type Diagnostic, type Source } from '../model';
 import { ancestors, dirsBelow, folderOf, platformPath } from '../paths';
-import type { LocalRun, Profile, ProfileResult, ResolveContext } from '../profile';
+import { getOrSet, type LocalRun, type Profile, type ProfileResult, type ResolveContext } from '../profile';
 import { describeReadFailure, headProblem, lossyDiagnostic, readFailureDiagnostic, readLossy, readLossyHead, type LossyRead } from '../readText';
 import { charCount, decodeLossy, fmt, offsetOfByte, rustTrim } from '../text';
 
@@ -376,11 +376,12 @@ function cutToBudget(ctx: ResolveContext, f: Found, r: Extract<DocRead, { state:
 
 /** Below the launch dir: never loaded, neither at start nor when a file there is read (observed on codex 0.171.0). */
 function reportBelowLaunchDir(ctx: ResolveContext, names: string[], out: Collected): void {
-  const key = JSON.stringify([ctx.launchDir, names]);
+  // The same for every chain through a folder (`check` resolves one per folder): once per refresh,
+  // in one map by folder, not a key built for each folder of each chain.
+  const folders = ctx.memo(`folders\0${JSON.stringify([ctx.launchDir, names])}`, () => new Map<string, { source: Source; hint: Diagnostic } | undefined>());
   for (const dir of dirsBelow(ctx.launchDir, folderOf(ctx.fs, ctx.target), ctx.fs)) {
-    // The same for every chain through the folder (`check` resolves one per folder): once per refresh.
-    const below = ctx.memo(`folder\0${key}\0${dir}`, () => {
-      const f = pickInDir(ctx, dir, names);
+    const below = getOrSet(folders, dir, () => {
+      const f = ctx.fs.lacksAll?.(dir, names) ? undefined : pickInDir(ctx, dir, names);
       if (!f?.path) return undefined;
       const source = docSource(f.path, 'project', dir, readDoc(ctx, f.path, 0), {
         status: 'excluded',
