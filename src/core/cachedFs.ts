@@ -111,7 +111,7 @@ export class CachedFileSystem implements FileSystem {
    * files it looks for then asks nothing else. False when unsure (no listing, a disk that ignores case).
    */
   lacksAll(dir: string, names: readonly string[]): boolean {
-    if (this.inner.caseInsensitive || this.stat(dir)?.type !== 'dir' || !joinsBack(this.path, dir)) return false;
+    if (this.inner.caseInsensitive || this.stat(dir)?.type !== 'dir') return false;
     const listing = this.listed.get(dir) ?? this.glance(dir);
     // A name a listing may not hold as asked (`.`, `..`, a path, beyond ASCII): unsure, as `absent` is.
     return !!listing && names.every((n) => /^(?!\.\.?$)[ -.0-~]+$/.test(n) && !listing.has(n));

@@ -184,13 +184,8 @@ class Resolver {
     return hit ? path.join(dir, hit) : exact;
   }
 
-  /** Whether a folder holds none of the files read from it on read (CHILD_FILES, the rules' folders): its step adds nothing. */
-  holdsNoneOnRead(dir: string): boolean {
-    return !!this.ctx.fs.lacksAll?.(dir, DOT_FOLDERS) && !this.namesIgnoringCase(dir).size;
-  }
-
   /** The names of ANY_CASE a folder holds in some case, lower-cased, once per refresh. */
-  private namesIgnoringCase(dir: string): Set<string> {
+  namesIgnoringCase(dir: string): Set<string> {
     // A map per refresh, by folder: no key string built for each name asked in each folder.
     return getOrSet(this.ctx.memo('namesIgnoringCase', () => new Map<string, Set<string>>()), dir, () => {
       const names = new Set<string>();
@@ -824,7 +819,8 @@ interface Share {
  */
 function folderShare(start: Start, shares: Map<string, Share>, d: string): Share {
   return getOrSet(shares, d, () => {
-    if (start.r.holdsNoneOnRead(d)) return NO_SHARE;
+    // A folder holding none of the files read from it on read (CHILD_FILES, the rules' folders) adds nothing.
+    if (start.r.ctx.fs.lacksAll?.(d, DOT_FOLDERS) && !start.r.namesIgnoringCase(d).size) return NO_SHARE;
     const r = new Resolver(start.r.ctx, { resolver: start.r, empty: true });
     const sentOnRead = new Map<string, string>();
     const record: Recording = (r.record = { touched: new Set(), added: new Map() });
