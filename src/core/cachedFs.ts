@@ -107,11 +107,13 @@ export class CachedFileSystem implements FileSystem {
   }
 
   /**
-   * Whether this refresh's listing of the folder `dir` says none of `names` is in it, as `absent` would answer each: a profile's step through a folder without any of the
-   * files it looks for then asks nothing else. False when unsure (no listing, a disk that ignores case).
+   * Whether this refresh's listing of the folder `dir` says none of `names` is in it, as `absent`
+   * would answer each: a profile's step through a folder without any of the files it looks for
+   * then asks nothing else. False when unsure (no listing, a disk that ignores case).
    */
   lacksAll(dir: string, names: readonly string[]): boolean {
-    if (this.inner.caseInsensitive || this.stat(dir)?.type !== 'dir') return false;
+    if (this.inner.caseInsensitive) return false;
+    // No listing for what is not a folder (`glance`), nor for a large one.
     const listing = this.listed.get(dir) ?? this.glance(dir);
     // A name a listing may not hold as asked (`.`, `..`, a path, beyond ASCII): unsure, as `absent` is.
     return !!listing && names.every((n) => /^(?!\.\.?$)[ -.0-~]+$/.test(n) && !listing.has(n));

@@ -178,6 +178,14 @@ describe('only true problems', () => {
     assert.ok(c.sources.some((s) => s.path === '/r/CLAUDE.md' && s.status === 'duplicate'));
   });
 
+  it("Copilot CLI: a package name as a link's text ([@acme/cli](docs/cli.md)) is no missing import, though its token runs on into the link's target; a missing path is", () => {
+    const text = '- [@acme/cli](./node_modules/@acme/cli/docs/index.md): the CLI docs.\n- See @docs/missing.md too.\n';
+    const c = chainOf(tree({ '/r/.git/HEAD': '', '/r/AGENTS.md': text, '/r/docs/x.md': 'x' }), 'copilot-cli', '/r', { launchDir: '/r' });
+    assert.deepEqual(c.diagnostics.map((d) => `${d.code} ${d.line + 1}`), ['import-missing 2']);
+    // The chain still shows the link's token as an import the CLI looks for and does not find.
+    assert.ok(c.sources.some((s) => s.kind === 'import' && s.status === 'missing' && s.path.includes('](')));
+  });
+
   it('Copilot CLI: .claude/CLAUDE.md that is the same file as the AGENTS.md it sends is not "never read", nor a duplicate when it reads in .claude/', () => {
     const t = tree({ '/r/.git/HEAD': '', '/r/shared/general.md': 'house rules\n', '/r/.claude/rules/x.md': 'x\n', '/r/CLAUDE.local.md': 'mine\n' });
     t.fs.symlink('/r/AGENTS.md', 'shared/general.md');

@@ -346,8 +346,9 @@ class Resolver {
     const st = this.ctx.fs.stat(target);
     if (!st || st.type !== 'file') {
       skipped('missing', `The import target ${st ? 'is a directory' : 'does not exist'}; ${AGENT} leaves the line as it is, silently.`);
-      // A handle or package name (`@octocat`, `@acme/cli`) stays in the text as written, as meant.
-      if (st || readsAsPath(this.ctx.fs, importer, target)) this.report('import-missing', importer, `@${token} points to ${target}, which ${st ? 'is a directory' : 'does not exist'}; ${AGENT} leaves the line as it is, silently.`, place, { target });
+      // A handle or package name (`@octocat`, `@acme/cli`) stays in the text as written, as meant;
+      // so does one that is a link's text (`[@acme/cli](docs/cli.md)`: the token runs on into its target).
+      if (st || (!token.includes('](') && readsAsPath(this.ctx.fs, importer, target))) this.report('import-missing', importer, `@${token} points to ${target}, which ${st ? 'is a directory' : 'does not exist'}; ${AGENT} leaves the line as it is, silently.`, place, { target });
       return undefined;
     }
     if (!this.insideRoot(target)) {
