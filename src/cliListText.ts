@@ -124,6 +124,8 @@ export const gitListSearch: ListSearch = {
   covers: (list) => listText(list) !== undefined,
 
   instructionFiles(list, patterns, isInstruction) {
+    // No agent chosen: no pattern, and no run to search for (an empty one would match everywhere).
+    if (!patterns.length) return [];
     const known = listText(list);
     const runs = known && coveringRuns(patterns);
     if (!runs) return undefined;

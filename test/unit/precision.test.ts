@@ -293,6 +293,26 @@ describe('check on the command line', () => {
     }
   });
 
+  it('a repository whose only mark is one of Copilot in VS Code\'s prompt files is checked for it, not crashed on', () => {
+    // The first pass while git lists the work tree leaves out the agents that ask git for more
+    // than its index, Copilot in VS Code among them: detected alone, it left that pass no file
+    // pattern, whose search of git's listing then ran past its end (seen on a public repository).
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'il-precision-')));
+    try {
+      fs.mkdirSync(path.join(root, '.github', 'prompts'), { recursive: true });
+      fs.writeFileSync(path.join(root, '.github', 'prompts', 'plan.md'), 'Plan the change first.\n');
+      fs.writeFileSync(path.join(root, 'README.md'), 'readme\n');
+      spawnSync('git', ['init', '-q'], { cwd: root });
+      spawnSync('git', ['add', '-A'], { cwd: root });
+      const r = spawnSync(process.execPath, [CLI, 'check', '.'], { cwd: root, encoding: 'utf8', env: { ...process.env, HOME: '/nonexistent-home' } });
+      assert.equal(r.stderr, '');
+      assert.equal(r.status, 0);
+      assert.match(r.stdout, /for GitHub Copilot in VS Code \(\.github\/prompts\/plan\.md\): 0 errors/);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it('hints only with --verbose; JSON keeps path, line, severity, code, message and adds agents', () => {
     const root = repo();
     try {
