@@ -10,6 +10,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { minify } from 'terser';
 import ts from 'typescript';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
@@ -305,7 +306,11 @@ async function buildBundles(options, wanted, write) {
       write,
       plugins: [modulesOnce(bundle.name === 'checkWorker' ? ['vscode'] : undefined), enumsDroppable(), ...(options.plugins ?? []), ...(bundle.plugins ?? []), linkBundles(bundle.name, wanted, built)],
     });
-    if (write) withoutExportNames(path.join(repo, `dist/${bundle.name}.js`));
+    if (write) {
+      const file = path.join(repo, `dist/${bundle.name}.js`);
+      withoutExportNames(file);
+      if (options.minify) await compressedAgain(file, !UTF8.has(bundle.name));
+    }
     built.add(bundle.name);
     inputs.set(bundle.name, Object.keys(result.metafile.inputs).filter((i) => !/^bundle-(link|whole):/.test(i) && !i.startsWith('module-once:') && !i.endsWith('-entry.js')));
   }
@@ -331,6 +336,25 @@ function withoutExportNames(file) {
   const text = readFileSync(file, 'latin1');
   const kept = text.replace(/0&&\(module\.exports=\{[\w$,]*\}\);\n$/, '');
   if (kept !== text) writeFileSync(file, kept, 'latin1');
+}
+
+/**
+ * A minified bundle compressed again by terser, whose compressor takes what esbuild's minifier
+ * leaves (it inlines and folds across statements, and shortens the bundle's own top-level names,
+ * which esbuild keeps readable): about 4 KB of the 500 KB the bundles may hold, 0.8 %. Its
+ * source map follows (the profiles and the package test read the maps). `ascii`: the bundles read
+ * as Latin-1 stay ASCII.
+ */
+async function compressedAgain(file, ascii) {
+  const encoding = ascii ? 'latin1' : 'utf8';
+  const map = `${file}.map`;
+  const name = path.basename(file);
+  const result = await minify(
+    { [name]: readFileSync(file, encoding) },
+    { compress: { passes: 2 }, mangle: { toplevel: true }, toplevel: true, format: { ascii_only: ascii }, sourceMap: { content: readFileSync(map, 'utf8'), filename: name } },
+  );
+  writeFileSync(file, result.code, encoding);
+  writeFileSync(map, result.map);
 }
 
 /** A bundle's entry: each module's names others import, under their aliases; a whole module where one asks for all of it. */
