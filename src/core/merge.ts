@@ -90,12 +90,18 @@ function mergeGroup(group: Diagnostic[]): Diagnostic {
   };
 }
 
-/** The names a message may use for an agent: its full name and without the vendor ("Copilot CLI"). */
+/** The names a message may use for an agent: its full name and without the vendor ("Copilot CLI"); once per agent. */
 function namesOf(id: string): string[] {
-  const agent = findProfile(id)?.agent ?? id;
-  const short = agent.replace(/^GitHub /, '').replace(/ \(.*\)$/, '');
-  return [...new Set([agent, short])].sort((a, b) => b.length - a.length);
+  let names = NAMES.get(id);
+  if (!names) {
+    const agent = findProfile(id)?.agent ?? id;
+    const short = agent.replace(/^GitHub /, '').replace(/ \(.*\)$/, '');
+    NAMES.set(id, (names = [...new Set([agent, short])].sort((a, b) => b.length - a.length)));
+  }
+  return names;
 }
+
+const NAMES = new Map<string, string[]>();
 
 export function agentLabel(id: string): string {
   return findProfile(id)?.agent ?? id;

@@ -13,6 +13,9 @@ function isProfile(value: unknown): value is Profile {
  */
 export const PROFILES: readonly Profile[] = profileModules.flatMap((m) => Object.values(m).filter(isProfile)).sort((a, b) => a.order - b.order);
 
+/** The profiles by id: merging asks for each problem's agents (thousands at a workspace's first publish). */
+const BY_ID = new Map(PROFILES.map((p) => [p.id, p]));
+
 export function findProfile(id: string): Profile | undefined {
-  return PROFILES.find((p) => p.id === id);
+  return BY_ID.get(id);
 }

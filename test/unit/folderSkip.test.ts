@@ -37,7 +37,7 @@ class Counting extends CachedFileSystem {
 }
 
 /** The profiles that skip a folder's step by `lacksAll`. */
-const SKIPPING = ['claude-code', 'copilot-cli', 'codex'];
+const SKIPPING = ['claude-code', 'copilot-cli', 'codex', 'cursor'];
 
 /** The first target of the tree where the two hosts give another chain; undefined when none. */
 function differs(t: BuiltTree, id: string, a: Host, b: Host): string | undefined {

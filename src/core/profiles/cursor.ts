@@ -87,11 +87,15 @@ function parseRule(text: string): Parsed {
  * follow imports (Cursor documents none: an `@file` in a rule is a mention), apply the budget
  * (Cursor documents none), render (each part as the docs describe it, in this order).
  */
+/** What a folder below the workspace root may hold for Cursor. */
+const NESTED = ['.cursor', 'AGENTS.md'];
+
 function resolve(ctx: ResolveContext): ProfileResult {
   const path = ctx.fs.path;
   const chain = new CursorChain(ctx);
   const root = ctx.launchDir;
-  const below = dirsBelow(root, folderOf(ctx.fs, ctx.target), ctx.fs);
+  // The folders on the way that hold a rules folder or an AGENTS.md: the others add nothing.
+  const below = dirsBelow(root, folderOf(ctx.fs, ctx.target), ctx.fs).filter((d) => !ctx.fs.lacksAll?.(d, NESTED));
   // 1. Project rules of the workspace root, then nested rule folders on the way to the target.
   for (const dir of [root, ...below]) chain.rulesOf(dir);
   // 2. AGENTS.md: root always; nested ones "automatically applied when working with files in
