@@ -4,6 +4,16 @@ const encoder = new TextEncoder();
 const strictDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const lossyDecoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 
+/**
+ * Whether a file is short enough to be a pointer to another ("See AGENTS.md.", "Please read
+ * `./CLAUDE.md`"): at most 5 non-blank lines and 400 characters once trimmed. A longer file may
+ * say more than the pointer.
+ */
+export function isShortNote(text: string): boolean {
+  const body = text.trim();
+  return charCount(body) <= 400 && body.split('\n').filter((l) => l.trim()).length <= 5;
+}
+
 /** Count of Unicode code points, the unit Rust's `chars()` and most budgets count. */
 export function charCount(s: string): number {
   // Most texts hold no surrogate at all: one native scan says so (profiles count every file of

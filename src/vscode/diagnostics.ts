@@ -463,15 +463,16 @@ class InstructionQuickFixes implements vscode.CodeActionProvider {
           break;
         }
         case 'not-loaded': {
-          // The advice Claude Code follows: a CLAUDE.md beside the skipped AGENTS.md importing it.
-          const { claudeMd, importLine } = core.data ?? {};
-          if (!mayWrite || !claudeMd || !importLine) break;
-          const exists = fs.existsSync(claudeMd);
-          const action = fix(exists ? `Add ${importLine} to ${relativeTo(document.uri.fsPath, claudeMd)}` : `Create ${relativeTo(document.uri.fsPath, claudeMd)} with ${importLine}`, true);
+          // The import that loads the file: Claude Code's CLAUDE.md beside a skipped AGENTS.md, or a
+          // GEMINI.md that only names AGENTS.md.
+          const { importInto, importLine } = core.data ?? {};
+          if (!mayWrite || !importInto || !importLine) break;
+          const exists = fs.existsSync(importInto);
+          const action = fix(exists ? `Add ${importLine} to ${relativeTo(document.uri.fsPath, importInto)}` : `Create ${relativeTo(document.uri.fsPath, importInto)} with ${importLine}`, true);
           action.edit = new vscode.WorkspaceEdit();
-          const uri = vscode.Uri.file(claudeMd);
+          const uri = vscode.Uri.file(importInto);
           if (exists) {
-            const text = fs.readFileSync(claudeMd, 'utf8');
+            const text = fs.readFileSync(importInto, 'utf8');
             const lines = text.split('\n');
             const end = new vscode.Position(lines.length - 1, lines[lines.length - 1].length);
             action.edit.insert(uri, end, `${text === '' || text.endsWith('\n') ? '' : '\n'}${importLine}\n`);

@@ -140,6 +140,20 @@ describe('diagnostics and quick fixes', () => {
     await until(() => !summary(rule).includes('0:0 frontmatter-invalid'), 'the diagnostic to go');
   });
 
+  it('imports the AGENTS.md a GEMINI.md only names', async () => {
+    write('pointer/AGENTS.md', '# Pointer\n\nRun the tests before a commit.\n');
+    write('pointer/GEMINI.md', "See [AGENTS.md](./AGENTS.md) for the project's rules.\n");
+    await until(() => summary('pointer/GEMINI.md').includes('0:5 not-loaded'), 'the name that loads nothing');
+    assert.match(diagnosticsOf('pointer/GEMINI.md').find((d) => codeOf(d) === 'not-loaded')!.message, /^Gemini CLI never reads AGENTS\.md: this file only names it/);
+    const fix = (await fixes('pointer/GEMINI.md', 0)).find((a) => a.title === 'Add @AGENTS.md to GEMINI.md');
+    assert.ok(fix, 'the quick fix is offered');
+    await apply(fix);
+    const editor = await open('pointer/GEMINI.md');
+    assert.equal(editor.document.getText(), "See [AGENTS.md](./AGENTS.md) for the project's rules.\n@AGENTS.md\n");
+    await editor.document.save();
+    await until(() => !summary('pointer/GEMINI.md').includes('0:5 not-loaded'), 'the diagnostic to go');
+  });
+
   it('moves an import out of a fenced code block', async () => {
     write('fence/guide.md', 'Read the guide.\n');
     write('fence/CLAUDE.md', '# Fence\n\n```text\n@./guide.md\n```\n');

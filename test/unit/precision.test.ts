@@ -178,6 +178,25 @@ describe('only true problems', () => {
     assert.ok(c.sources.some((s) => s.path === '/r/CLAUDE.md' && s.status === 'duplicate'));
   });
 
+  it('Gemini CLI: a short GEMINI.md that only names the AGENTS.md beside it is reported at the name, with the import that loads it; one that imports it, a longer one, or a setting that reads AGENTS.md is not', () => {
+    const agents = '# Rules\n\nRun the tests.\n';
+    const pointer = 'See [AGENTS.md](./AGENTS.md) for project context.\n';
+    const problems = (files: Record<string, string>) => chainOf(tree({ '/r/.git/HEAD': '', '/r/AGENTS.md': agents, ...files }), 'gemini-cli', '/r/x.ts', { launchDir: '/r' }).diagnostics;
+    const [d, ...rest] = problems({ '/r/GEMINI.md': pointer });
+    assert.deepEqual(rest, []);
+    assert.deepEqual([d.code, d.path, d.line, d.column], ['not-loaded', '/r/GEMINI.md', 0, 5]);
+    assert.deepEqual(d.data, { importInto: '/r/GEMINI.md', importLine: '@AGENTS.md' });
+    // With the line the fix adds, Gemini CLI sends AGENTS.md's text, and nothing is reported.
+    const fixed = chainOf(tree({ '/r/.git/HEAD': '', '/r/AGENTS.md': agents, '/r/GEMINI.md': `${pointer}${d.data!.importLine}\n` }), 'gemini-cli', '/r/x.ts', { launchDir: '/r' });
+    assert.deepEqual(fixed.diagnostics, []);
+    assert.match(fixed.start.map((p) => p.text).join(''), /Run the tests\./);
+    assert.deepEqual(problems({ '/r/GEMINI.md': `${pointer}\n${'More of our own rules.\n'.repeat(20)}` }), []);
+    assert.deepEqual(problems({ '/r/GEMINI.md': `${pointer}@./AGENTS.md\n` }), []);
+    assert.deepEqual(problems({ '/r/GEMINI.md': pointer, '/r/.gemini/settings.json': JSON.stringify({ context: { fileName: ['AGENTS.md', 'GEMINI.md'] } }) }), []);
+    // A name of a file that is not there is no pointer to fix.
+    assert.deepEqual(chainOf(tree({ '/r/.git/HEAD': '', '/r/GEMINI.md': pointer }), 'gemini-cli', '/r/x.ts', { launchDir: '/r' }).diagnostics, []);
+  });
+
   it("Copilot CLI: a package name as a link's text ([@acme/cli](docs/cli.md)) is no missing import, though its token runs on into the link's target; a missing path is", () => {
     const text = '- [@acme/cli](./node_modules/@acme/cli/docs/index.md): the CLI docs.\n- See @docs/missing.md too.\n';
     const c = chainOf(tree({ '/r/.git/HEAD': '', '/r/AGENTS.md': text, '/r/docs/x.md': 'x' }), 'copilot-cli', '/r', { launchDir: '/r' });

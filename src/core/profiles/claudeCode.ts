@@ -9,7 +9,7 @@ import { newSource, setInjected, type Diagnostic, type RenderPart, type Source, 
 import { dirsBelow, filesBelow, folderOf, isInside, platformPath, readsAsPath, sameName } from '../paths';
 import { getOrSet, type LocalRun, type Profile, type ProfileResult, type ResolveContext } from '../profile';
 import { describeReadFailure, lossyDiagnostic, readFailureCode, readFailureDiagnostic, readLossy, readText, sizes } from '../readText';
-import { charCount, fmt } from '../text';
+import { charCount, fmt, isShortNote } from '../text';
 
 /**
  * Claude Code 2.1.332, as observed on the real CLI (../shared/agents.md, "Observed") and read
@@ -660,12 +660,8 @@ function shadowed(ctx: ResolveContext, loader: MemoryLoader, file: string, dir: 
   loader.sources.push(newSource(file, 'project', dir, loads, { status: 'excluded', ...size, reason }));
   if (pointer || skill) return;
   const why = exists ? 'the CLAUDE.md beside it does not import it' : 'a CLAUDE.md exists higher up';
-  loader.report('not-loaded', file, `Claude Code never reads this AGENTS.md: it skips AGENTS.md files when ${why}; to load it, ${fix}.`, undefined, { claudeMd: beside, importLine: '@AGENTS.md' });
+  loader.report('not-loaded', file, `Claude Code never reads this AGENTS.md: it skips AGENTS.md files when ${why}; to load it, ${fix}.`, undefined, { importInto: beside, importLine: '@AGENTS.md' });
 }
-
-/** At most this many non-blank lines and characters make an AGENTS.md a pointer ("Please read CLAUDE.md."). */
-const POINTER_LINES = 5;
-const POINTER_CHARS = 400;
 
 /**
  * The CLAUDE.md a short AGENTS.md points to, when Claude Code loads it already in this chain
@@ -675,9 +671,8 @@ const POINTER_CHARS = 400;
  */
 function loadedClaudeMdNamed(ctx: ResolveContext, loader: MemoryLoader, file: string, text: string): string | undefined {
   const path = ctx.fs.path;
-  const body = text.trim();
-  if (charCount(body) > POINTER_CHARS || body.split('\n').filter((l) => l.trim()).length > POINTER_LINES) return undefined;
-  for (const m of body.matchAll(/(?<![\w.\/-])((?:\.{1,2}\/|[\w.-]+\/)*(?:\.claude\/)?CLAUDE\.md)(?![\w-])/g)) {
+  if (!isShortNote(text)) return undefined;
+  for (const m of text.matchAll(/(?<![\w.\/-])((?:\.{1,2}\/|[\w.-]+\/)*(?:\.claude\/)?CLAUDE\.md)(?![\w-])/g)) {
     const target = path.resolve(path.dirname(file), m[1]);
     if (loader.seen(target) && ctx.fs.stat(target)?.type === 'file') return target;
   }

@@ -6,7 +6,7 @@ import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc
 import { newSource, setInjected, type Diagnostic, type RenderPart, type Source, type SourceKind } from '../model';
 import { folderOf, platformPath, type PathRules } from '../paths';
 import type { LocalRun, Profile, ProfileResult, ResolveContext } from '../profile';
-import { charCount, decodeLossy, fmt } from '../text';
+import { charCount, decodeLossy, fmt, isShortNote } from '../text';
 
 /**
  * Gemini CLI 0.61.0 (`gemini -p`). A port of packages/core `utils/memoryDiscovery.js`,
@@ -621,6 +621,26 @@ class EntryReader {
     return entry;
   }
 
+  /**
+   * A short context file that only names an AGENTS.md beside or below it ("See
+   * [AGENTS.md](./AGENTS.md)."), which Gemini CLI does not read unless `context.fileName` names it
+   * or an `@` imports it: the model gets the sentence, not the project's guidance (seen on a
+   * reviewed repository). Said at the name, with the import that loads it.
+   */
+  private namesOnly(file: string, text: string): void {
+    const { ctx } = this.loader;
+    const path = ctx.fs.path;
+    if (this.settings.fileNames.includes('AGENTS.md') || !isShortNote(text)) return;
+    const imported = new Set(findImports(text).map((ref) => path.resolve(path.dirname(file), ref.path)));
+    for (const m of text.matchAll(/(?<![\w.\/@-])((?:\.\/|[\w.-]+\/)*AGENTS\.md)(?![\w-])/g)) {
+      const target = path.resolve(path.dirname(file), m[1]);
+      if (imported.has(target) || ctx.fs.stat(target)?.type !== 'file') continue;
+      const rel = path.relative(path.dirname(file), target).split(path.sep).join('/');
+      this.loader.report('not-loaded', file, `Gemini CLI never reads ${rel}: this file only names it, and Gemini CLI reads no AGENTS.md unless context.fileName names it or a file imports it; to load it, write "@${rel}" on a line here.`, { text, start: m.index, end: m.index + m[1].length }, { importInto: file, importLine: `@${rel}` });
+      return;
+    }
+  }
+
   /** A file seen on read that was loaded at start already (the folders above the launch dir, or a link to a loaded file): not repeated. */
   reportLoadedAtStart(p: string, id: string): void {
     const path = this.loader.ctx.fs.path;
@@ -664,6 +684,7 @@ class EntryReader {
       return { source, content: r.content };
     }
     setInjected(source, trimmed);
+    if (kind === 'project') this.namesOnly(p, r.text);
     const place = where === 'system' ? 'the end of the system instruction' : where === 'user' ? 'the first user turn' : 'the read_file result';
     source.status = loads === 'on-read' ? 'on-read' : 'loaded';
     source.reason =

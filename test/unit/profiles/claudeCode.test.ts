@@ -306,11 +306,11 @@ describe('claude-code', () => {
     assert.equal(d.code, 'not-loaded');
     assert.equal(d.path, '/r/pkg/AGENTS.md');
     assert.match(d.message, /^Claude Code never reads this AGENTS\.md: it skips AGENTS\.md files when a CLAUDE\.md exists higher up; to load it, create a CLAUDE\.md beside it containing "@AGENTS\.md"\.$/);
-    assert.deepEqual(d.data, { claudeMd: '/r/pkg/CLAUDE.md', importLine: '@AGENTS.md' });
+    assert.deepEqual(d.data, { importInto: '/r/pkg/CLAUDE.md', importLine: '@AGENTS.md' });
     // Launched in the package itself the root CLAUDE.md is still up the chain: never loaded.
     assert.equal(chainOf(tree(files), 'claude-code', '/r/pkg/x.ts', { launchDir: '/r/pkg' }).diagnostics[0]?.code, 'not-loaded');
     // Following the advice.
-    const after = chainOf(tree({ ...files, [d.data!.claudeMd]: `${d.data!.importLine}\n` }), 'claude-code', '/r/pkg/x.ts', { launchDir: '/r' });
+    const after = chainOf(tree({ ...files, [d.data!.importInto]: `${d.data!.importLine}\n` }), 'claude-code', '/r/pkg/x.ts', { launchDir: '/r' });
     assert.deepEqual(statuses(after), ['loaded /r/CLAUDE.md', 'on-read /r/pkg/CLAUDE.md', 'on-read /r/pkg/AGENTS.md']);
     assert.deepEqual(after.diagnostics, []);
     assert.match(after.onRead.map((p) => p.text).join(''), /pkg agents/);
