@@ -80,6 +80,8 @@ function parseRule(text: string): Parsed {
   return { state: 'ok', data: fm.data, body, ...(rawGlobs !== undefined ? { rawGlobs } : {}) };
 }
 
+/** What a folder below the workspace root may hold for Cursor. */
+const NESTED = ['.cursor', 'AGENTS.md'];
 
 /**
  * The steps every profile runs: find the sources (rule folders of the workspace root and of the
@@ -87,9 +89,6 @@ function parseRule(text: string): Parsed {
  * follow imports (Cursor documents none: an `@file` in a rule is a mention), apply the budget
  * (Cursor documents none), render (each part as the docs describe it, in this order).
  */
-/** What a folder below the workspace root may hold for Cursor. */
-const NESTED = ['.cursor', 'AGENTS.md'];
-
 function resolve(ctx: ResolveContext): ProfileResult {
   const path = ctx.fs.path;
   const chain = new CursorChain(ctx);
