@@ -178,6 +178,16 @@ describe('only true problems', () => {
     assert.ok(c.sources.some((s) => s.path === '/r/CLAUDE.md' && s.status === 'duplicate'));
   });
 
+  it('Claude Code: an AGENTS.md the CLAUDE.md beside it copies (all but a code fence\'s language) is no problem; one with text of its own is', () => {
+    const body = Array.from({ length: 20 }, (_, i) => `- Rule ${i + 1}.`).join('\n');
+    const agents = `# Rules\n\n\`\`\`txt\nnpm test\n\`\`\`\n${body}\n`;
+    const notLoaded = (claude: string) => chainOf(tree({ '/r/.git/HEAD': '', '/r/AGENTS.md': agents, '/r/CLAUDE.md': claude }), 'claude-code', '/r/x.ts', { launchDir: '/r' }).diagnostics.filter((d) => d.code === 'not-loaded').map((d) => d.path);
+    assert.deepEqual(notLoaded(agents), []);
+    assert.deepEqual(notLoaded(agents.replace('```txt', '```')), []);
+    assert.deepEqual(notLoaded(`# Claude\n\n${body.split('\n').slice(0, 15).join('\n')}\n`), ['/r/AGENTS.md']);
+    assert.deepEqual(notLoaded('# Claude\n\nUse tabs.\n'), ['/r/AGENTS.md']);
+  });
+
   it('Gemini CLI: a short GEMINI.md that only names the AGENTS.md beside it is reported at the name, with the import that loads it; one that imports it, a longer one, or a setting that reads AGENTS.md is not', () => {
     const agents = '# Rules\n\nRun the tests.\n';
     const pointer = 'See [AGENTS.md](./AGENTS.md) for project context.\n';

@@ -651,14 +651,17 @@ function shadowed(ctx: ResolveContext, loader: MemoryLoader, file: string, dir: 
   const skipped = `Claude Code reads AGENTS.md only when no CLAUDE.md with content exists up the chain`;
   // Skipped, but nothing is lost: no problem to report, and the chain says why.
   const pointer = r.state === 'ok' ? loadedClaudeMdNamed(ctx, loader, file, r.text) : undefined;
+  const copy = r.state === 'ok' && !pointer && copiedInto(ctx, loader, beside, r.text);
   const skill = skillFolder(ctx, file);
   const reason = pointer
     ? `${skipped}; this one only points to ${path.relative(path.dirname(file), pointer)}, which Claude Code loads.`
-    : skill
+    : copy
+      ? `${skipped}; the CLAUDE.md beside it holds a copy of its text, which Claude Code loads.`
+      : skill
       ? `${skipped}; this one belongs to the skill "${path.basename(skill)}" and is read with it, not as instructions for its folder.`
       : `${skipped}; to load it, ${fix}.`;
   loader.sources.push(newSource(file, 'project', dir, loads, { status: 'excluded', ...size, reason }));
-  if (pointer || skill) return;
+  if (pointer || copy || skill) return;
   const why = exists ? 'the CLAUDE.md beside it does not import it' : 'a CLAUDE.md exists higher up';
   loader.report('not-loaded', file, `Claude Code never reads this AGENTS.md: it skips AGENTS.md files when ${why}; to load it, ${fix}.`, undefined, { importInto: beside, importLine: '@AGENTS.md' });
 }
@@ -677,6 +680,20 @@ function loadedClaudeMdNamed(ctx: ResolveContext, loader: MemoryLoader, file: st
     if (loader.seen(target) && ctx.fs.stat(target)?.type === 'file') return target;
   }
   return undefined;
+}
+
+/**
+ * Whether `claudeMd`, which Claude Code loads in this chain, holds a copy of an AGENTS.md's text:
+ * all its non-blank lines but one in twenty (a code fence's language, a title). The same guidance
+ * reaches the model, and the import the advice asks for would send it twice (seen on reviewed
+ * repositories: a CLAUDE.md kept as a copy of AGENTS.md on purpose).
+ */
+function copiedInto(ctx: ResolveContext, loader: MemoryLoader, claudeMd: string, text: string): boolean {
+  const r = loader.seen(claudeMd) ? readText(ctx.fs, claudeMd) : undefined;
+  if (r?.state !== 'ok') return false;
+  const held = new Set(r.text.split('\n').map((l) => l.trim()));
+  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
+  return lines.filter((l) => !held.has(l)).length <= Math.floor(lines.length / 20);
 }
 
 /**
