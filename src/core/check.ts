@@ -259,7 +259,7 @@ function* checkSteps(host: Host, root: string, agents: Agents, opts: CheckOption
   const found: (Diagnostic | GlobRule)[] = [];
   // Chains of one pass share memoized answers, so the same diagnostic object comes back from
   // many chains: skip it by identity before the full comparison at the end.
-  const seen = new Set<Diagnostic>(), globChecked = new Set<string>();
+  const seen = new Set<Diagnostic>(), globChecked = new Map<string, GlobRule>();
   for (const profile of profiles) {
     // Folders whose chain gives what an earlier folder's gave (the profile's `checkKey`): their
     // diagnostics and rules would all be repeats, so they are not resolved.
@@ -279,9 +279,17 @@ function* checkSteps(host: Host, root: string, agents: Agents, opts: CheckOption
         if ((chain.fatal && d.severity === 'error') || isInside(d.path, root, host.fs)) found.push(d);
       }
       for (const s of chain.sources) {
-        if (!s.globs || globChecked.has(`${s.path}\0${s.scope}`) || s.path === root || !isInside(s.path, root, host.fs)) continue;
-        globChecked.add(`${s.path}\0${s.scope}`);
-        found.push({ profile, path: s.path, scope: s.scope, globs: s.globs });
+        if (!s.globs) continue;
+        const rule = globChecked.get(`${s.path}\0${s.scope}`);
+        if (rule) {
+          // The agent checked first speaks for the rule; another agent's listing is not its.
+          if (rule.profile === profile) rule.listed ||= s.status === 'listed';
+          continue;
+        }
+        if (s.path === root || !isInside(s.path, root, host.fs)) continue;
+        const next: GlobRule = { profile, path: s.path, scope: s.scope, globs: s.globs, listed: s.status === 'listed' };
+        globChecked.set(`${s.path}\0${s.scope}`, next);
+        found.push(next);
       }
       yield;
     }
@@ -293,7 +301,10 @@ function* checkSteps(host: Host, root: string, agents: Agents, opts: CheckOption
     if (!globs?.length) return [];
     const where = path.relative(root, x.scope) ? `under ${path.relative(root, x.scope)}/` : 'in the workspace folder';
     const all = globs.length === x.globs.length;
-    const message = `${globs.map((g) => `"${g}"`).join(', ')} ${globs.length === 1 ? 'matches' : 'match'} no file ${where}; ${x.profile.agent} will never load this rule${all ? '' : ' for those patterns'}.`;
+    // A rule the agent also lists for the model to read (Cursor's with a description, VS Code's
+    // instructions list) is not lost: only its attaching by those patterns is.
+    const loss = x.listed ? `never attaches this rule by ${globs.length === 1 ? 'it' : 'them'}${all ? '; it only lists the rule for the model, which reads it if it judges it relevant' : ''}` : `will never load this rule${all ? '' : ' for those patterns'}`;
+    const message = `${globs.map((g) => `"${g}"`).join(', ')} ${globs.length === 1 ? 'matches' : 'match'} no file ${where}; ${x.profile.agent} ${loss}.`;
     // A rule whose other globs match still loads: one unused pattern is a fact, not a loss.
     return [{ ...diag('glob-no-match', x.path, message, undefined, undefined, all ? 'warning' : 'hint'), agents: [x.profile.id] }];
   });
@@ -321,6 +332,8 @@ export interface GlobRule {
   path: string;
   scope: string;
   globs: string[];
+  /** Whether a chain lists the rule for the model to read where its globs miss (status `listed`). */
+  listed?: boolean;
 }
 
 /**

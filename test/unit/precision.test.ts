@@ -116,6 +116,20 @@ describe('only true problems', () => {
     ]);
   });
 
+  it('glob-no-match: a rule the agent still lists for the model (a Cursor rule with a description) is not said never to load', () => {
+    const t = repoTree({
+      '/r/.git/HEAD': '',
+      '/r/.cursor/rules/tests.mdc': '---\ndescription: How the tests are written\nglobs: ["pkg/**/*.test.tsx"]\nalwaysApply: false\n---\ntests\n',
+      '/r/.cursor/rules/py.mdc': '---\nglobs: ["**/*.py"]\nalwaysApply: false\n---\npy\n',
+      '/r/pkg/a.spec.tsx': '',
+    });
+    const r = check(t.host, '/r', profiles('cursor'), { home: '/home/u', env: {} });
+    assert.deepEqual(r.diagnostics.map((d) => `${d.severity} ${path.basename(d.path)} ${d.message}`), [
+      'warning py.mdc "**/*.py" matches no file in the workspace folder; Cursor will never load this rule.',
+      'warning tests.mdc "pkg/**/*.test.tsx" matches no file in the workspace folder; Cursor never attaches this rule by it; it only lists the rule for the model, which reads it if it judges it relevant.',
+    ]);
+  });
+
   it('glob-no-match follows each agent\'s matcher: case, a folder matching what it holds, a nested rule\'s own folder', () => {
     const t = repoTree({
       '/r/.git/HEAD': '',
