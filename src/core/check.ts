@@ -8,7 +8,7 @@ import { mergeDiagnostics } from './merge';
 import { PROFILES } from './profiles';
 import { matchesAny, relativeInside, SegmentIndex } from './globs';
 import { firstNotBelow, isInside, pathKey, SKIP_DIRS, type PathRules } from './paths';
-import type { Chain, Diagnostic } from './model';
+import type { Chain, Diagnostic, Source } from './model';
 import { governedFolders } from './patterns';
 import type { Profile } from './profile';
 import { readText } from './readText';
@@ -278,19 +278,7 @@ function* checkSteps(host: Host, root: string, agents: Agents, opts: CheckOption
         seen.add(d);
         if ((chain.fatal && d.severity === 'error') || isInside(d.path, root, host.fs)) found.push(d);
       }
-      for (const s of chain.sources) {
-        if (!s.globs) continue;
-        const rule = globChecked.get(`${s.path}\0${s.scope}`);
-        if (rule) {
-          // The agent checked first speaks for the rule; another agent's listing is not its.
-          if (rule.profile === profile) rule.listed ||= s.status === 'listed';
-          continue;
-        }
-        if (s.path === root || !isInside(s.path, root, host.fs)) continue;
-        const next: GlobRule = { profile, path: s.path, scope: s.scope, globs: s.globs, listed: s.status === 'listed' };
-        globChecked.set(`${s.path}\0${s.scope}`, next);
-        found.push(next);
-      }
+      for (const rule of globRules(chain.sources, profile, globChecked)) if (rule.path !== root && isInside(rule.path, root, host.fs)) found.push(rule);
       yield;
     }
   }
@@ -324,6 +312,26 @@ function* checkSteps(host: Host, root: string, agents: Agents, opts: CheckOption
     // What the repository turned off, in its configuration or inline, is not reported.
     diagnostics: [...config.problems, ...suppress([...loopDiagnostics, ...shown], host.fs, config.disable)],
   };
+}
+
+/**
+ * The conditional rules of a chain's sources not yet seen (`seen`, by path and scope): the agent
+ * checked first speaks for a rule, and a later chain of the same agent that lists it marks it listed.
+ */
+function globRules(sources: readonly Source[], profile: Profile, seen: Map<string, GlobRule>): GlobRule[] {
+  const out: GlobRule[] = [];
+  for (const s of sources) {
+    if (!s.globs) continue;
+    const key = `${s.path}\0${s.scope}`, known = seen.get(key);
+    if (known) {
+      if (known.profile === profile) known.listed ||= s.status === 'listed';
+      continue;
+    }
+    const rule: GlobRule = { profile, path: s.path, scope: s.scope, globs: s.globs, listed: s.status === 'listed' };
+    seen.set(key, rule);
+    out.push(rule);
+  }
+  return out;
 }
 
 /** A conditional rule whose globs `check` tests against the files that exist. */
