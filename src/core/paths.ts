@@ -123,14 +123,26 @@ export function dirsBelow(top: string, dir: string, fs: PathRules): string[] {
 export const SKIP_DIRS: ReadonlySet<string> = new Set(['.git', 'node_modules', '.hg', '.svn']);
 
 /**
- * Whether an `@token` that names no file still reads as a path: it has a file extension, climbs
+ * File types people name after an `@`. A dotted name ending in none of them is a decorator, a
+ * member or a domain (`@app.cell`, `@pytest.fixture`, `@example.com`), not a file.
+ */
+const FILE_TYPES = new Set(
+  ('md mdx mdc txt text rst adoc org json jsonc jsonl json5 yaml yml toml xml csv tsv html htm css scss sass less js jsx ts tsx mjs cjs ' +
+    'mts cts py pyi ipynb rb go rs java kt kts scala swift c h cc cpp cxx hpp cs fs vb php pl lua r dart ex exs erl clj hs elm ' +
+    'ml sh bash zsh fish ps1 bat cmd env ini cfg conf config properties sql prisma graphql gql proto vue svelte astro tf hcl ' +
+    'nix gradle cmake make mk lock log diff patch tex png jpg jpeg gif svg webp ico bmp pdf docx xlsx pptx zip gz tar tgz mp4').split(' '),
+);
+
+/**
+ * Whether an `@token` that names no file still reads as a path: it ends in a file type, climbs
  * out (`../`), or starts with a folder that exists beside the importer. `@octocat` (a GitHub
- * handle) and `@acme/cli` (a package name) do not: an agent that leaves the text as written when
- * the file is missing then does what the author meant, so there is nothing to report.
+ * handle), `@acme/cli` (a package name) and `@app.cell` (a decorator) do not: an agent that
+ * leaves the text as written when the file is missing then does what the author meant, so there
+ * is nothing to report.
  */
 export function readsAsPath(fs: Pick<FileSystem, 'stat' | 'path'>, importer: string, target: string): boolean {
   const path = fs.path;
-  if (/\.[A-Za-z0-9]+$/.test(path.basename(target))) return true;
+  if (FILE_TYPES.has(/\.([A-Za-z0-9]+)$/.exec(path.basename(target))?.[1].toLowerCase() ?? '')) return true;
   const rel = path.relative(path.dirname(importer), target);
   if (rel.startsWith('..') || path.isAbsolute(rel)) return true;
   const first = rel.split(path.sep)[0];

@@ -41,6 +41,30 @@ describe('only true problems', () => {
     assert.deepEqual(g.diagnostics.filter((d) => d.code === 'import-in-code').map((d) => d.data?.target), ['/r/docs/style.md']);
   });
 
+  it('a dotted name in prose that ends in no file type (a decorator, a domain) is silent; a file type is still reported', () => {
+    const claude = [
+      'Edit only inside the function decorated with @app.cell.',
+      'Write to @team.example.com for access.',
+      'See @notes.md, and the chart @chart.png.',
+      '',
+      // An HTML block ends at its first blank line: the fence inside it opens nothing, and the
+      // decorator after the blank line is prose to a markdown tokenizer, as to the agents.
+      '<example title="a cell">',
+      '```',
+      'x = 1',
+      '',
+      '@app.cell',
+      'def _():',
+    ].join('\n');
+    const c = chainOf(tree({ '/r/CLAUDE.md': claude }), 'claude-code', '/r', { launchDir: '/r' });
+    assert.deepEqual(c.diagnostics.map((d) => `${d.code} ${d.message}`), [
+      'import-missing Claude Code reads @notes.md, as a path ending in ",", which does not exist, and ignores it silently.',
+      'import-missing Claude Code reads @chart.png. as a path ending in ".", which does not exist, and ignores it silently.',
+    ]);
+    const cli = chainOf(tree({ '/r/CLAUDE.md': claude }), 'copilot-cli', '/r', { launchDir: '/r' });
+    assert.deepEqual(cli.diagnostics.filter((d) => d.code.startsWith('import')).map((d) => d.data?.target), ['/r/notes.md', '/r/chart.png']);
+  });
+
   it('one problem several agents share is one entry naming them, with their ids', () => {
     const t = repoTree({ '/r/.git/HEAD': '', '/r/CLAUDE.md': '@docs/missing.md\n', '/r/AGENTS.md': 'a' });
     const r = check(t.host, '/r', profiles('claude-code', 'copilot-cli'), { home: '/home/u', env: {} });

@@ -299,7 +299,8 @@ class MemoryLoader {
     const ext = path.extname(target).toLowerCase();
     if (ext && !TEXT_EXTENSIONS.has(ext)) {
       skipped('excluded', `Claude Code imports only text file types; "${ext}" is skipped.`);
-      if (ext !== '.' || punctuation) this.diagnostics.push(punctuation ?? diag('import-not-text', at.file, `Claude Code skips @${written}: "${ext}" files are not imported, even when they hold text.`, place));
+      // Said of a file that is there or a name that reads as one, not of `@app.cell` in prose.
+      if (punctuation || (ext !== '.' && (fs.stat(target) || readsAsPath(fs, at.file, target)))) this.diagnostics.push(punctuation ?? diag('import-not-text', at.file, `Claude Code skips @${written}: "${ext}" files are not imported, even when they hold text.`, place));
       return [];
     }
     // Observed: user memory (and what it imports) may import from anywhere.
