@@ -226,6 +226,25 @@ describe('only true problems', () => {
     assert.deepEqual(notLoaded('# Claude\n\nUse tabs.\n'), ['/r/AGENTS.md']);
   });
 
+  it("Claude Code: a nested AGENTS.md its package publishes (package.json \"files\") is for the package's users, not reported; one it does not publish is, and a .claude/CLAUDE.md in the folder is named as the reason", () => {
+    const t = tree({
+      '/r/.git/HEAD': '',
+      '/r/.claude/CLAUDE.md': '# Conventions\n',
+      '/r/AGENTS.md': '# Pointers\n',
+      '/r/pkg/a/AGENTS.md': '# Using a\n',
+      '/r/pkg/a/package.json': '{ "name": "a", "files": ["dist", "AGENTS.md"] }',
+      '/r/pkg/b/AGENTS.md': '# Working on b\n',
+      '/r/pkg/b/package.json': '{ "name": "b", "files": ["dist"] }',
+    });
+    const problems = (target: string) => chainOf(t, 'claude-code', target, { launchDir: '/r' });
+    const a = problems('/r/pkg/a/x.ts');
+    assert.deepEqual(a.diagnostics.map((d) => `${d.code} ${d.path} ${d.message}`), [
+      'not-loaded /r/AGENTS.md Claude Code never reads this AGENTS.md: it skips AGENTS.md files when a CLAUDE.md is in its folder (.claude/CLAUDE.md); to load it, create a CLAUDE.md beside it containing "@AGENTS.md".',
+    ]);
+    assert.match(a.sources.find((s) => s.path === '/r/pkg/a/AGENTS.md')!.reason, /ships with the package/);
+    assert.deepEqual(problems('/r/pkg/b/x.ts').diagnostics.map((d) => `${d.code} ${d.path}`), ['not-loaded /r/AGENTS.md', 'not-loaded /r/pkg/b/AGENTS.md']);
+  });
+
   it('Gemini CLI: a short GEMINI.md that only names the AGENTS.md beside it is reported at the name, with the import that loads it; one that imports it, a longer one, or a setting that reads AGENTS.md is not', () => {
     const agents = '# Rules\n\nRun the tests.\n';
     const pointer = 'See [AGENTS.md](./AGENTS.md) for project context.\n';

@@ -654,17 +654,38 @@ function shadowed(ctx: ResolveContext, loader: MemoryLoader, file: string, dir: 
   const pointer = r.state === 'ok' ? loadedClaudeMdNamed(ctx, loader, file, r.text) : undefined;
   const copy = r.state === 'ok' && !pointer && copiedInto(ctx, loader, beside, r.text);
   const skill = skillFolder(ctx, file);
+  const shipped = !pointer && !copy && !skill && dir !== ctx.launchDir && shipsWithPackage(ctx, dir);
   const reason = pointer
     ? `${skipped}; this one only points to ${path.relative(path.dirname(file), pointer)}, which Claude Code loads.`
     : copy
       ? `${skipped}; the CLAUDE.md beside it holds a copy of its text, which Claude Code loads.`
       : skill
       ? `${skipped}; this one belongs to the skill "${path.basename(skill)}" and is read with it, not as instructions for its folder.`
+      : shipped
+      ? `${skipped}; this one ships with the package (its package.json "files" lists it), for the agents of the package's users.`
       : `${skipped}; to load it, ${fix}.`;
   loader.sources.push(newSource(file, 'project', dir, loads, { status: 'excluded', ...size, reason }));
-  if (pointer || copy || skill) return;
-  const why = exists ? 'the CLAUDE.md beside it does not import it' : 'a CLAUDE.md exists higher up';
+  if (pointer || copy || skill || shipped) return;
+  // The CLAUDE.md-type file that shadows it from its own folder (`.claude/CLAUDE.md`), else one above.
+  const own = claudeTypeFiles(path, dir).find((f) => hasContent(ctx, f));
+  const why = exists ? 'the CLAUDE.md beside it does not import it' : own ? `a CLAUDE.md is in its folder (${path.relative(dir, own)})` : 'a CLAUDE.md exists higher up';
   loader.report('not-loaded', file, `Claude Code never reads this AGENTS.md: it skips AGENTS.md files when ${why}; to load it, ${fix}.`, undefined, { importInto: beside, importLine: '@AGENTS.md' });
+}
+
+/**
+ * Whether the package in `dir` publishes its AGENTS.md (`"files": ["AGENTS.md", …]` in its
+ * package.json): written for the agents of the package's users, not for work in this repository
+ * (seen on reviewed repositories: each package of a monorepo shipping one).
+ */
+function shipsWithPackage(ctx: ResolveContext, dir: string): boolean {
+  const r = readText(ctx.fs, ctx.fs.path.join(dir, 'package.json'));
+  if (r.state !== 'ok') return false;
+  try {
+    const files: unknown = JSON.parse(r.text)?.files;
+    return Array.isArray(files) && files.some((f) => f === 'AGENTS.md' || f === './AGENTS.md');
+  } catch {
+    return false;
+  }
 }
 
 /**
