@@ -245,6 +245,14 @@ describe('only true problems', () => {
     assert.deepEqual(problems('/r/pkg/b/x.ts').diagnostics.map((d) => `${d.code} ${d.path}`), ['not-loaded /r/AGENTS.md', 'not-loaded /r/pkg/b/AGENTS.md']);
   });
 
+  it('Claude Code: an AGENTS.md the CLAUDE.md beside it only names ("Read AGENTS.md") is reported as not loaded, saying the model gets the sentence, not the file', () => {
+    const rules = Array.from({ length: 20 }, (_, i) => `- Rule ${i + 1}.`).join('\n');
+    const c = chainOf(tree({ '/r/.git/HEAD': '', '/r/CLAUDE.md': 'Read `AGENTS.md` in this folder first.\n', '/r/AGENTS.md': `# Rules\n${rules}\n` }), 'claude-code', '/r/x.ts', { launchDir: '/r' });
+    assert.deepEqual(c.diagnostics.map((d) => `${d.code} ${d.message}`), [
+      'not-loaded Claude Code does not load this AGENTS.md: the CLAUDE.md beside it only names it, so the model gets that sentence, not the file, and reads it only if it follows it; to load it, add a line "@AGENTS.md" to the CLAUDE.md beside it.',
+    ]);
+  });
+
   it('Gemini CLI: a short GEMINI.md that only names the AGENTS.md beside it is reported at the name, with the import that loads it; one that imports it, a longer one, or a setting that reads AGENTS.md is not', () => {
     const agents = '# Rules\n\nRun the tests.\n';
     const pointer = 'See [AGENTS.md](./AGENTS.md) for project context.\n';

@@ -668,8 +668,14 @@ function shadowed(ctx: ResolveContext, loader: MemoryLoader, file: string, dir: 
   if (pointer || copy || skill || shipped) return;
   // The CLAUDE.md-type file that shadows it from its own folder (`.claude/CLAUDE.md`), else one above.
   const own = claudeTypeFiles(path, dir).find((f) => hasContent(ctx, f));
+  const besideText = exists ? readText(ctx.fs, beside) : undefined;
+  // A CLAUDE.md that says "read AGENTS.md" sends that sentence; the file is read only if the model follows it.
+  const named = besideText?.state === 'ok' && besideText.text.includes('AGENTS.md');
   const why = exists ? 'the CLAUDE.md beside it does not import it' : own ? `a CLAUDE.md is in its folder (${path.relative(dir, own)})` : 'a CLAUDE.md exists higher up';
-  loader.report('not-loaded', file, `Claude Code never reads this AGENTS.md: it skips AGENTS.md files when ${why}; to load it, ${fix}.`, undefined, { importInto: beside, importLine: '@AGENTS.md' });
+  const lead = named
+    ? 'Claude Code does not load this AGENTS.md: the CLAUDE.md beside it only names it, so the model gets that sentence, not the file, and reads it only if it follows it'
+    : `Claude Code never reads this AGENTS.md: it skips AGENTS.md files when ${why}`;
+  loader.report('not-loaded', file, `${lead}; to load it, ${fix}.`, undefined, { importInto: beside, importLine: '@AGENTS.md' });
 }
 
 /**
