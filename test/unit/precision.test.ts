@@ -140,17 +140,20 @@ describe('only true problems', () => {
     ]);
   });
 
-  it('glob-no-match: a rule the agent still lists for the model (a Cursor rule with a description) is not said never to load', () => {
+  it('glob-no-match: a rule the agent still lists for the model (a Cursor rule with a description) is not said never to load; a Cursor glob with no "/" is tried on file names too', () => {
     const t = repoTree({
       '/r/.git/HEAD': '',
       '/r/.cursor/rules/tests.mdc': '---\ndescription: How the tests are written\nglobs: ["pkg/**/*.test.tsx"]\nalwaysApply: false\n---\ntests\n',
       '/r/.cursor/rules/py.mdc': '---\nglobs: ["**/*.py"]\nalwaysApply: false\n---\npy\n',
+      // Whether Cursor matches a glob with no `/` below the root is not documented: not called dead.
+      '/r/.cursor/rules/tsx.mdc': '---\nglobs: *.jsx, *.tsx\nalwaysApply: false\n---\ntsx\n',
       '/r/pkg/a.spec.tsx': '',
     });
     const r = check(t.host, '/r', profiles('cursor'), { home: '/home/u', env: {} });
     assert.deepEqual(r.diagnostics.map((d) => `${d.severity} ${path.basename(d.path)} ${d.message}`), [
       'warning py.mdc "**/*.py" matches no file in the workspace folder; Cursor will never load this rule.',
       'warning tests.mdc "pkg/**/*.test.tsx" matches no file in the workspace folder; Cursor never attaches this rule by it; it only lists the rule for the model, which reads it if it judges it relevant.',
+      'hint tsx.mdc "*.jsx" matches no file in the workspace folder; Cursor will never load this rule for those patterns.',
     ]);
   });
 

@@ -314,4 +314,8 @@ export const cursor: Profile = {
   globalPaths: () => [],
   resolve,
   checkKey,
+  // Unsure: the docs do not say whether a glob with no `/` (`*.tsx`) matches below the root, as a
+  // file-name pattern does in .gitignore; `glob-no-match` tries it on the file's name too, so a
+  // rule is not called dead on a guess.
+  matchesGlob: (rel, glob) => matchesAny(rel, [glob]) || (!glob.includes('/') && matchesAny(rel.slice(rel.lastIndexOf('/') + 1), [glob])),
 };
