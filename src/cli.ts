@@ -222,7 +222,8 @@ async function runCheck(cmd: Command, folder: string | undefined): Promise<numbe
   const disk = new OneLookFileSystem(undefined, quickPaths());
   const chosen = agents.length ? agents : choose;
   // The pass's questions about every listed path asked of git's text of the listing.
-  const opts = { home: values.home ? path.resolve(values.home) : undefined, search: gitListSearch };
+  // --launch-dir: every folder checked as the agent launched there sees it (those inside it).
+  const opts = { home: values.home ? path.resolve(values.home) : undefined, search: gitListSearch, launchDir: cmd.dirOption(values['launch-dir'], 'launch-dir') };
   const result = firstPassWhileListing(agents) ? await checkAhead(disk, root, chosen, opts) : check(await checkHost(disk, root, agents), root, chosen, opts);
   const checkedFor = result.agentsFrom === 'pinned'
     ? `${agentNames(agents).join(', ')} (--agent)`
@@ -332,9 +333,11 @@ function diagJson(d: Diagnostic) {
 }
 
 function chainText(c: Chain): string {
+  // Paths as `check` prints them: from the current folder when inside it, else whole (a path from
+  // the launch folder named its files `AGENTS.md` beside `/repo/AGENTS.md` above it).
   const rel = (p: string) => {
-    const r = path.relative(c.launchDir, p);
-    return r.startsWith('..') ? p : r;
+    const r = path.relative(process.cwd(), p);
+    return r && !r.startsWith('..') && !path.isAbsolute(r) ? r : p;
   };
   const rows = c.sources.map((s, i) => [
     String(i + 1), s.loads, s.status, s.kind, String(s.chars), String(s.injectedChars), (s.importedBy ? '  ↳ ' : '') + rel(s.path), s.sentTwice ? `${s.reason} Sent twice: ${s.sentTwice}` : s.reason,

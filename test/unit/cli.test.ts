@@ -67,6 +67,15 @@ describe('instruction-lens CLI', () => {
     assert.match(r.stdout, /CLAUDE\.md:4:1: error import-missing/);
   });
 
+  it('chain names each file from the current folder, also with --launch-dir below it', () => {
+    const r = run(['chain', path.join(root, 'packages/api/src/server.ts'), '--home', home, '--launch-dir', path.join(root, 'packages/api')], root);
+    assert.equal(r.code, 0, r.stderr);
+    // A path from the launch folder showed packages/api/CLAUDE.md as "CLAUDE.md", beside the root's.
+    assert.match(r.stdout, / CLAUDE\.md +In /);
+    assert.match(r.stdout, / packages\/api\/CLAUDE\.md /);
+    assert.match(r.stdout, /^CLAUDE\.md:3:1: warning import-outside/m);
+  });
+
   it('render prints exactly the injected text, and --on-read what reading the file adds', () => {
     const start = run(['render', path.join(root, 'packages/api/src/server.ts'), '--home', home]);
     assert.equal(start.code, 0, start.stderr);

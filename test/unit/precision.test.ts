@@ -390,6 +390,18 @@ describe('check on the command line', () => {
     }
   });
 
+  it('check --launch-dir checks the folders as the agent launched there sees them (it was ignored)', () => {
+    const root = repo();
+    try {
+      const hints = (...extra: string[]) => spawnSync(process.execPath, [CLI, 'check', '.', '--agent', 'codex', '--verbose', ...extra], { cwd: root, encoding: 'utf8', env: { ...process.env, HOME: '/nonexistent-home' } }).stdout;
+      assert.match(hints(), /^pkg\/AGENTS\.md:1:1: hint not-loaded: Codex does not load this file when launched in the workspace folder/m);
+      assert.doesNotMatch(hints('--launch-dir', 'pkg'), /not-loaded/);
+      assert.match(spawnSync(process.execPath, [CLI, 'check', '.', '--launch-dir', 'nowhere'], { cwd: root, encoding: 'utf8' }).stderr, /nowhere/);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it('a repository whose only mark is one of Copilot in VS Code\'s prompt files is checked for it, not crashed on', () => {
     // The first pass while git lists the work tree leaves out the agents that ask git for more
     // than its index, Copilot in VS Code among them: detected alone, it left that pass no file
