@@ -125,6 +125,10 @@ describe('only true problems', () => {
     assert.deepEqual(brief(r.diagnostics), ['hint not-loaded /r/pkg/AGENTS.md:1 [codex]']);
   });
 
+  /** Each diagnostic of one agent's check of `/r` as "severity file message". */
+  const severityFileMessage = (t: ReturnType<typeof repoTree>, agent: string) =>
+    check(t.host, '/r', profiles(agent), { home: '/home/u', env: {} }).diagnostics.map((d) => `${d.severity} ${path.basename(d.path)} ${d.message}`);
+
   it('glob-no-match: a dead glob of a rule whose other glob matches is a hint; a rule that can never load is a warning', () => {
     const t = repoTree({
       '/r/.git/HEAD': '',
@@ -133,8 +137,7 @@ describe('only true problems', () => {
       '/r/.claude/rules/py.md': '---\npaths: ["**/*.py"]\n---\npy\n',
       '/r/src/a.ts': '',
     });
-    const r = check(t.host, '/r', profiles('claude-code'), { home: '/home/u', env: {} });
-    assert.deepEqual(r.diagnostics.map((d) => `${d.severity} ${path.basename(d.path)} ${d.message}`), [
+    assert.deepEqual(severityFileMessage(t, 'claude-code'), [
       'hint ts.md "legacy/**/*.js" matches no file in the workspace folder; Claude Code will never load this rule for those patterns.',
       'warning py.md "**/*.py" matches no file in the workspace folder; Claude Code will never load this rule.',
     ]);
@@ -149,8 +152,7 @@ describe('only true problems', () => {
       '/r/.cursor/rules/tsx.mdc': '---\nglobs: *.jsx, *.tsx\nalwaysApply: false\n---\ntsx\n',
       '/r/pkg/a.spec.tsx': '',
     });
-    const r = check(t.host, '/r', profiles('cursor'), { home: '/home/u', env: {} });
-    assert.deepEqual(r.diagnostics.map((d) => `${d.severity} ${path.basename(d.path)} ${d.message}`), [
+    assert.deepEqual(severityFileMessage(t, 'cursor'), [
       'warning py.mdc "**/*.py" matches no file in the workspace folder; Cursor will never load this rule.',
       'warning tests.mdc "pkg/**/*.test.tsx" matches no file in the workspace folder; Cursor never attaches this rule by it; it only lists the rule for the model, which reads it if it judges it relevant.',
       'hint tsx.mdc "*.jsx" matches no file in the workspace folder; Cursor will never load this rule for those patterns.',
