@@ -125,6 +125,16 @@ describe('only true problems', () => {
     assert.deepEqual(brief(r.diagnostics), ['hint not-loaded /r/pkg/AGENTS.md:1 [codex]']);
   });
 
+  it('Codex: a nested AGENTS.md the root one links to is sent already, so no hint says to start Codex there to load it', () => {
+    // Seen on a reviewed repository: AGENTS.md -> .ai/AGENTS.md, and the hint on .ai/AGENTS.md.
+    const t = repoTree({ '/r/.git/HEAD': '', '/r/.ai/AGENTS.md': 'shared', '/r/.ai/x.md': '', '/r/pkg/AGENTS.md': 'pkg', '/r/pkg/x.ts': '' });
+    t.fs.symlink('/r/AGENTS.md', '.ai/AGENTS.md');
+    const r = check(t.host, '/r', profiles('codex'), { home: '/home/u', env: {} });
+    assert.deepEqual(brief(r.diagnostics), ['hint not-loaded /r/pkg/AGENTS.md:1 [codex]']);
+    const below = chainOf(t, 'codex', '/r/.ai/x.md', { launchDir: '/r' }).sources.find((s) => s.path === '/r/.ai/AGENTS.md');
+    assert.match(below?.reason ?? '', /its text is sent already, as AGENTS\.md \(the same file through a link\)\.$/);
+  });
+
   /** Each diagnostic of one agent's check of `/r` as "severity file message". */
   const severityFileMessage = (t: ReturnType<typeof repoTree>, agent: string) =>
     check(t.host, '/r', profiles(agent), { home: '/home/u', env: {} }).diagnostics.map((d) => `${d.severity} ${path.basename(d.path)} ${d.message}`);

@@ -378,22 +378,27 @@ function cutToBudget(ctx: ResolveContext, f: Found, r: Extract<DocRead, { state:
 function reportBelowLaunchDir(ctx: ResolveContext, names: string[], out: Collected): void {
   // The same for every chain through a folder (`check` resolves one per folder): once per refresh,
   // in one map by folder, not a key built for each folder of each chain.
-  const folders = ctx.memo(`folders\0${JSON.stringify([ctx.launchDir, names])}`, () => new Map<string, { source: Source; hint: Diagnostic } | undefined>());
+  const folders = ctx.memo(`folders\0${JSON.stringify([ctx.launchDir, names])}`, () => new Map<string, { source: Source; hint?: Diagnostic } | undefined>());
   for (const dir of dirsBelow(ctx.launchDir, folderOf(ctx.fs, ctx.target), ctx.fs)) {
     const below = getOrSet(folders, dir, () => {
       const f = ctx.fs.lacksAll?.(dir, names) ? undefined : pickInDir(ctx, dir, names);
       if (!f?.path) return undefined;
+      const why = 'Below the launch directory: Codex reads instruction files only from the project root down to where it starts, and never loads this one, not even when it reads a file here';
+      // The same file reached higher up through a link (a root AGENTS.md -> .ai/AGENTS.md): its text is sent already.
+      const real = ctx.fs.realPath(f.path);
+      const sent = out.sources.find((s) => (s.status === 'loaded' || s.status === 'truncated') && ctx.fs.realPath(s.path) === real);
       const source = docSource(f.path, 'project', dir, readDoc(ctx, f.path, 0), {
         status: 'excluded',
-        reason: 'Below the launch directory: Codex reads instruction files only from the project root down to where it starts, and never loads this one, not even when it reads a file here.',
+        reason: sent ? `${why}; its text is sent already, as ${ctx.fs.path.relative(ctx.launchDir, sent.path) || sent.path} (the same file through a link).` : `${why}.`,
       });
+      if (sent) return { source };
       // By design, not a fault: launching Codex there loads it. A hint, not a problem.
       const hint = diag('not-loaded', f.path, `Codex does not load this file when launched in ${ctx.launchDir}: it reads ${ctx.fs.path.basename(f.path)} files only from the project root down to the launch directory. Start Codex in ${dir} (or below) to load it.`, undefined, undefined, 'hint');
       return { source, hint };
     });
     if (!below) continue;
     out.sources.push({ ...below.source });
-    out.diagnostics.push(below.hint);
+    if (below.hint) out.diagnostics.push(below.hint);
   }
 }
 
